@@ -43,7 +43,7 @@ DEFAULT_COLOR_SCHEME = "dark"
 
 
 class BadHash(ValueError):
-    """The launch data is not signed with this token: hash missing, empty, not hex or wrong; a field repeated."""
+    """Not signed with this token: hash missing, empty, not hex or wrong, or a field repeated."""
 
 
 class MalformedInitData(ValueError):
