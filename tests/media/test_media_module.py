@@ -86,9 +86,7 @@ def test_detect_content_type(data: bytes, expected: str) -> None:
     assert media.detect_content_type(data) == expected
 
 
-@pytest.mark.parametrize(
-    ("fmt", "expected"), [("PNG", "image/png"), ("JPEG", "image/jpeg"), ("GIF", "image/gif")]
-)
+@pytest.mark.parametrize(("fmt", "expected"), [("PNG", "image/png"), ("JPEG", "image/jpeg"), ("GIF", "image/gif")])
 def test_detect_content_type_of_real_images(fmt: str, expected: str) -> None:
     assert media.detect_content_type(image_bytes(fmt, (4, 3))) == expected
 
