@@ -94,7 +94,7 @@ async def test_file_ids_count_up_and_restart_after_reset(wire: Wire) -> None:
     assert (await wire.sim("POST", "/sim/reset"))[0] == 200
     assert (await wire.sim("GET", "/sim/file/file_1")) == (404, {"error": "no such file"})
     status, body = await upload(wire, "sendDocument", "document", "b.txt", b"hi", chat_id=4242)
-    assert body["result"]["document"]["file_unique_id"] == "ufile_1"
+    assert (status, body["result"]["document"]["file_unique_id"]) == (200, "ufile_1")
 
 
 async def test_unknown_file_is_404(wire: Wire) -> None:
