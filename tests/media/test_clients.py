@@ -49,6 +49,7 @@ async def test_aiogram_attach_uploads(wire: Wire) -> None:
         doc_msg = await bot.send_document(4242, BufferedInputFile(notes, filename="notes.txt"))
     finally:
         await session.close()
+    assert photo_msg.photo is not None
     sent = wire.stand.calls("sendDocument")[0].params
     assert sent["document"] == f"notes.txt ({len(notes)} bytes)"
     assert (photo_msg.photo[0].width, photo_msg.photo[0].height) == (30, 20)
