@@ -130,6 +130,7 @@ class Stand:
         self.signing_token = self.options.token
         self.world = World()
         self.closing = False
+        self.held_polls = 0  # getUpdates requests waiting right now: a bot holding one is idle
         self.updates_signal = Signal()
         self.calls_signal = Signal()
         self.call_listeners: list[Callable[[Call], None]] = []
@@ -231,7 +232,12 @@ class Stand:
             remaining = deadline - loop.time()
             if batch or remaining <= 0 or self.closing:
                 return list(batch)
-            await self.updates_signal.wait(remaining)
+            self.held_polls += 1
+            self.calls_signal.fire()
+            try:
+                await self.updates_signal.wait(remaining)
+            finally:
+                self.held_polls -= 1
             self.confirm(offset)
 
     # --- the person ----------------------------------------------------------------------------------------------
@@ -355,6 +361,17 @@ class Stand:
                 return found
             await self.calls_signal.wait(remaining)
 
+    async def wait_polling(self, timeout: float) -> bool:
+        """Hold until a getUpdates is being held (the bot is idle, waiting for updates) or the deadline."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self.held_polls:
+            remaining = deadline - loop.time()
+            if remaining <= 0 or self.closing:
+                return False
+            await self.calls_signal.wait(remaining)
+        return True
+
     # --- faults --------------------------------------------------------------------------------------------------
     def schedule_fault(self, body: FaultIn) -> None:
         if body.clear:
@@ -441,6 +458,7 @@ class Stand:
             "calls": len(self.world.calls),
             "commands": self.world.commands,
             "faults": self.world.faults.list(),
+            "held_polls": self.held_polls,
             "next_update_id": self.next_update_id,
             "pending_updates": len(self.world.pending),
         }
