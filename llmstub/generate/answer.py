@@ -111,7 +111,9 @@ def generate_answer(
     limit_name = "max_completion_tokens" if max_completion_tokens is not None else "max_tokens"
     limit = max_completion_tokens if max_completion_tokens is not None else max_tokens
     if limit is not None and limit < 1:
-        return GenerationError(f"{limit_name} must be at least 1, got {limit}", param=limit_name, code="invalid_value")
+        return GenerationError(
+            f"{limit_name} must be at least 1, got {limit}", param=limit_name, code="invalid_value"
+        )
 
     input_tokens = count_tokens(prompt_text)
     room = max_model_len - input_tokens
@@ -130,7 +132,9 @@ def generate_answer(
             )
         cap = room if limit is None else min(limit, room)
         finish: FinishReason = "length" if pieces and len(pieces) == cap else "stop"
-        return Generated(echoed, finish, input_tokens, len(pieces), tuple(pieces) or ((echoed,) if echoed else ()))
+        return Generated(
+            echoed, finish, input_tokens, len(pieces), tuple(pieces) or ((echoed,) if echoed else ())
+        )
 
     if input_tokens + 1 > max_model_len:
         return _context_error(max_model_len, input_tokens, 1, where, "completion")
@@ -149,7 +153,9 @@ def generate_answer(
     else:
         target = sample_without_max(rng, room)
     if dataset is not None:
-        pieces = dataset.choose(rng, conversation_hash(conversation), target=target, cap=cap, ignore_eos=ignore_eos)
+        pieces = dataset.choose(
+            rng, conversation_hash(conversation), target=target, cap=cap, ignore_eos=ignore_eos
+        )
         if pieces:
             pieces[-1] = pieces[-1].rstrip()
     else:

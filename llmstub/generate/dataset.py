@@ -171,7 +171,9 @@ def _rows(conversations: Any) -> list[tuple[str, str, str, int]]:
                 if m["role"] == "assistant" and i > 0
             ]
         else:
-            raise DatasetError(f"{where}: expected {{'messages': [...]}} or {{'prompt': ..., 'response': ...}}")
+            raise DatasetError(
+                f"{where}: expected {{'messages': [...]}} or {{'prompt': ..., 'response': ...}}"
+            )
         for prompt, response in turns:
             tokens = count_tokens(response)
             if tokens == 0:
@@ -195,9 +197,12 @@ def build(conversations: Any, out: str | Path) -> int:
     db = sqlite3.connect(tmp)
     try:
         db.executescript(_SCHEMA)
-        db.executemany("INSERT INTO meta VALUES (?, ?)", [("schema", SCHEMA_VERSION), ("tokenizer", TOKENIZER_NAME)])
         db.executemany(
-            "INSERT INTO conversations (prompt_hash, prompt, response, response_tokens) VALUES (?, ?, ?, ?)", rows
+            "INSERT INTO meta VALUES (?, ?)", [("schema", SCHEMA_VERSION), ("tokenizer", TOKENIZER_NAME)]
+        )
+        db.executemany(
+            "INSERT INTO conversations (prompt_hash, prompt, response, response_tokens) VALUES (?, ?, ?, ?)",
+            rows,
         )
         db.commit()
     finally:
@@ -208,7 +213,9 @@ def build(conversations: Any, out: str | Path) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m llmstub.generate.dataset build conversations.json out.sqlite``."""
-    parser = argparse.ArgumentParser(prog="python -m llmstub.generate.dataset", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m llmstub.generate.dataset", description=__doc__.split("\n")[0]
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     build_cmd = commands.add_parser("build", help="build a dataset from a JSON list of conversations")
     build_cmd.add_argument("source", type=Path, help="JSON file: a list of conversations")

@@ -74,7 +74,7 @@ def take_words(rng: random.Random, count: int) -> list[str]:
 
 
 def take_tokens(rng: random.Random, count: int) -> list[str]:
-    """Exactly ``count`` regex tokens of synthetic text; their concatenation, stripped, re-tokenizes to them."""
+    """Exactly ``count`` regex tokens of synthetic text; joined, they re-tokenize to the same tokens."""
     tokens: list[str] = []
     if count <= 0:
         return tokens
