@@ -15,7 +15,7 @@ from .answer import (
     error_body,
     generate_answer,
 )
-from .dataset import Dataset, DatasetError
+from .conversations import Dataset, DatasetError
 from .routes import register_fixtures
 from .tokens import count_tokens, tokenize
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .dataset import Dataset, conversation_hash, message_text
+from .conversations import Dataset, conversation_hash, message_text
 from .lengths import sample_with_max, sample_without_max
 from .text import take_tokens
 from .tokens import count_tokens, tokenize

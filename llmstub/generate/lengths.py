@@ -3,9 +3,9 @@
 Decisions where the seed is silent (documented in docs/generated-answers.md):
 
 * The histogram is laid over the *effective* budget, ``cap = min(max_tokens, max_model_len - input)``.
-* ``cap`` of 6…120: six buckets of near-equal size; bucket *i* covers ``⌊(i−1)·cap/6⌋+1 … ⌊i·cap/6⌋``,
-  so sizes differ by at most one token and the larger ones sit at the end (exact multiples of 6 give
-  the seed's equal buckets, e.g. 60 → 1–10 … 51–60).
+* ``cap`` of 6…120: six consecutive buckets of ``cap // 6`` tokens; the ``cap % 6`` left-over tokens
+  widen the *last* buckets by one each (sizes differ by at most one; exact multiples of 6 give the
+  seed's equal buckets, e.g. 60 → 1–10 … 51–60; 64 → 10, 10, 11, 11, 11, 11).
 * ``cap`` above 120: buckets 1, 2, 3, 5 and 6 are 20 tokens wide, bucket 4 takes the rest
   (200 → 1–20, 21–40, 41–60, 61–160, 161–180, 181–200), exactly as the seed's table.
 * ``cap`` below 6 cannot hold six non-empty buckets: the length is uniform in 1…cap.
@@ -34,8 +34,13 @@ def buckets(cap: int) -> list[tuple[int, int]]:
     if cap < len(BUCKET_WEIGHTS):
         raise ValueError(f"a budget of {cap} tokens cannot hold six buckets")
     if cap <= SMALL_BUDGET:
-        bounds = [i * cap // 6 for i in range(7)]
-        return [(bounds[i] + 1, bounds[i + 1]) for i in range(6)]
+        base, extra = divmod(cap, 6)
+        sizes = [base + (1 if i >= 6 - extra else 0) for i in range(6)]
+        ranges, low = [], 1
+        for size in sizes:
+            ranges.append((low, low + size - 1))
+            low += size
+        return ranges
     w = FIXED_BUCKET
     return [
         (1, w),
