@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -49,7 +50,7 @@ def test_echo_returns_the_prompt_unmodified() -> None:
 
 
 def test_echo_in_chat_returns_the_last_message_and_counts_the_whole_conversation() -> None:
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "system", "content": "Be brief."},
         {"role": "user", "content": [{"type": "text", "text": "Echo"}, {"type": "text", "text": "this."}]},
     ]
