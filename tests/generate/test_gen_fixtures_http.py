@@ -170,7 +170,7 @@ async def test_ndjson_and_csv(client: Client) -> None:
     rows = list(csv.DictReader(io.StringIO(await response.text())))
     assert list(rows[0]) == [
         "id", "model", "prompt", "message.role", "message.content", "finishReason", "toolCalls",
-        "usage.promptTokens", "usage.completionTokens", "usage.cachedPromptTokens", "usage.totalTokens", "latencyMs",
+        "usage.promptTokens", "usage.completionTokens", "usage.cachedPromptTokens", "usage.totalTokens", "latencyMs",  # noqa: E501
     ]  # fmt: skip
     for row, record in zip(rows, reference, strict=True):
         assert row["id"] == record["id"]
@@ -189,14 +189,14 @@ async def test_list_errors_quote_the_bad_value(client: Client) -> None:
         "count=101": "count must be an integer from 1 to 100, got '101'",
         "seed=-1": "seed must be an integer from 0 to 9007199254740991, got '-1'",
         "model=gpt-4o": "model must be one of demo-model-sm | demo-model-md | demo-model-lg, got 'gpt-4o'",
-        "finishReason=done": "finishReason must be one of stop | length | tool_calls | content_filter, got 'done'",
+        "finishReason=done": "finishReason must be one of stop | length | tool_calls | content_filter, got 'done'",  # noqa: E501
         "cached=maybe": "cached must be true or false, got 'maybe'",
         "format=xml": "format must be one of json | ndjson | csv, got 'xml'",
         "prompt=a%0Ab": "prompt must not contain control characters: U+000A at position 1",
         "prompt=": "prompt must be 1 to 200 characters long, got 0",
         f"prompt={'x' * 201}": "prompt must be 1 to 200 characters long, got 201",
         "prompt=+++": "prompt must contain at least one word",
-        "asOf=yesterday": "asOf must be an ISO 8601 date or date-time such as 2026-07-30T23:59:59.999Z, got 'yesterday'",
+        "asOf=yesterday": "asOf must be an ISO 8601 date or date-time such as 2026-07-30T23:59:59.999Z, got 'yesterday'",  # noqa: E501
         "fields=id&exclude=model": "fields and exclude are mutually exclusive",
         "fields=id,cost": "fields: unknown field 'cost'; fields are id, model, createdAt, prompt, message, "
         "finishReason, toolCalls, usage, latencyMs",
@@ -286,11 +286,11 @@ async def test_chunks_errors_are_400_never_404(client: Client) -> None:
     cases = {
         "completionId=cmpl_o_s2_f048c398&tokens=3": "completionId is mutually exclusive with tokens, "
         "finishReason and model (the id already encodes them); got tokens",
-        "completionId=nope": "completionId 'nope' is not a completion id: expected cmpl_<completionTokens base36>_"
+        "completionId=nope": "completionId 'nope' is not a completion id: expected cmpl_<completionTokens base36>_"  # noqa: E501
         "<finish code s|l|t|c><model code 1|2|3>_<8 lowercase hex>, 5 to 32 characters",
-        "completionId=cmpl_o_t2_a4cb0000": "completionId 'cmpl_o_t2_a4cb0000' decodes to a tool-call completion, "
+        "completionId=cmpl_o_t2_a4cb0000": "completionId 'cmpl_o_t2_a4cb0000' decodes to a tool-call completion, "  # noqa: E501
         "which has no text to stream",
-        "completionId=cmpl_0_c1_00000000": "completionId 'cmpl_0_c1_00000000' decodes to a filtered completion "
+        "completionId=cmpl_0_c1_00000000": "completionId 'cmpl_0_c1_00000000' decodes to a filtered completion "  # noqa: E501
         "(content_filter), which has no text to stream",
         "completionId=cmpl_0_s1_00000000": "completionId 'cmpl_0_s1_00000000' decodes to an empty completion "
         "(0 tokens), which has no text to stream",
