@@ -202,3 +202,16 @@ def test_same_seed_same_records_in_another_process() -> None:
     )
     assert isinstance(here_answer, Generated)
     assert json.loads(done.stdout) == [here, here_stream, here_answer.text]
+
+
+@settings(max_examples=50, deadline=None, database=None)
+@given(seed=st.integers(0, 2**53 - 1), prompt=prompts, finish=st.sampled_from(list(FINISH_CODE)))
+def test_the_prompt_never_changes_the_completion(seed: int, prompt: str, finish: str) -> None:
+    base = [("seed", str(seed)), ("count", "5"), ("finishReason", finish)]
+    plain = generate_records(parse_list_query(base, NOW))
+    prompted = generate_records(parse_list_query([*base, ("prompt", prompt)], NOW))
+    for a, b in zip(plain, prompted, strict=True):
+        assert b["prompt"] == prompt
+        assert (a["id"], a["message"], a["toolCalls"], a["latencyMs"]) == (
+            b["id"], b["message"], b["toolCalls"], b["latencyMs"],
+        )  # fmt: skip
