@@ -184,7 +184,7 @@ def _single(pairs: Iterable[tuple[str, str]], allowed: Sequence[str]) -> dict[st
 
 
 def _int(name: str, raw: str, low: int, high: int) -> int:
-    if re.fullmatch(r"[+-]?\d+", raw.strip()) is None or not low <= int(raw) <= high:
+    if re.fullmatch(r"[+-]?[0-9]+", raw.strip()) is None or not low <= int(raw) <= high:
         raise FixtureError(f"{name} must be an integer from {low} to {high}, got {raw!r}", name)
     return int(raw)
 
@@ -274,20 +274,23 @@ def _prompt(raw: str) -> str:
 
 
 def _as_of(raw: str) -> datetime:
+    """An ISO 8601 date (the end of that UTC day) or date-time (no zone means UTC), from 1970 on."""
     text = raw.strip()
+    moment: datetime | None
     try:
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-            return end_of_day(datetime.fromisoformat(text).replace(tzinfo=UTC))
         moment = datetime.fromisoformat(text)
     except ValueError:
         moment = None
     if moment is None or moment.year < 1970:
         raise FixtureError(
-            f"asOf must be an ISO 8601 date or date-time such as 2026-07-30T23:59:59.999Z, got {raw!r}",
+            f"asOf must be an ISO 8601 date or date-time from 1970 on, such as 2026-07-30T23:59:59.999Z, "
+            f"got {raw!r}",
             "asOf",
         )
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
+    if re.fullmatch(r"\d{4}-?\d{2}-?\d{2}", text):
+        return end_of_day(moment)
     moment = moment.astimezone(UTC)
     return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
 
