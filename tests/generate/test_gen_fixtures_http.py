@@ -170,7 +170,7 @@ async def test_ndjson_and_csv(client: Client) -> None:
     rows = list(csv.DictReader(io.StringIO(await response.text())))
     assert list(rows[0]) == [
         "id", "model", "prompt", "message.role", "message.content", "finishReason", "toolCalls",
-        "usage.promptTokens", "usage.completionTokens", "usage.cachedPromptTokens", "usage.totalTokens", "latencyMs",  # noqa: E501
+        "usage.promptTokens", "usage.completionTokens", "usage.cachedPromptTokens", "usage.totalTokens", "latencyMs",
     ]  # fmt: skip
     for row, record in zip(rows, reference, strict=True):
         assert row["id"] == record["id"]
@@ -189,7 +189,7 @@ async def test_list_errors_quote_the_bad_value(client: Client) -> None:
         "count=101": "count must be an integer from 1 to 100, got '101'",
         "seed=-1": "seed must be an integer from 0 to 9007199254740991, got '-1'",
         "model=gpt-4o": "model must be one of demo-model-sm | demo-model-md | demo-model-lg, got 'gpt-4o'",
-        "finishReason=done": "finishReason must be one of stop | length | tool_calls | content_filter, got 'done'",  # noqa: E501
+        "finishReason=done": "finishReason must be one of stop | length | tool_calls | content_filter, got 'done'",
         "cached=maybe": "cached must be true or false, got 'maybe'",
         "format=xml": "format must be one of json | ndjson | csv, got 'xml'",
         "prompt=a%0Ab": "prompt must not contain control characters: U+000A at position 1",
@@ -290,11 +290,11 @@ async def test_chunks_errors_are_400_never_404(client: Client) -> None:
     cases = {
         "completionId=cmpl_o_s2_f048c398&tokens=3": "completionId is mutually exclusive with tokens, "
         "finishReason and model (the id already encodes them); got tokens",
-        "completionId=nope": "completionId 'nope' is not a completion id: expected cmpl_<completionTokens base36>_"  # noqa: E501
+        "completionId=nope": "completionId 'nope' is not a completion id: expected cmpl_<completionTokens base36>_"
         "<finish code s|l|t|c><model code 1|2|3>_<8 lowercase hex>, 5 to 32 characters",
-        "completionId=cmpl_o_t2_a4cb0000": "completionId 'cmpl_o_t2_a4cb0000' decodes to a tool-call completion, "  # noqa: E501
+        "completionId=cmpl_o_t2_a4cb0000": "completionId 'cmpl_o_t2_a4cb0000' decodes to a tool-call completion, "
         "which has no text to stream",
-        "completionId=cmpl_0_c1_00000000": "completionId 'cmpl_0_c1_00000000' decodes to a filtered completion "  # noqa: E501
+        "completionId=cmpl_0_c1_00000000": "completionId 'cmpl_0_c1_00000000' decodes to a filtered completion "
         "(content_filter), which has no text to stream",
         "completionId=cmpl_0_s1_00000000": "completionId 'cmpl_0_s1_00000000' decodes to an empty completion "
         "(0 tokens), which has no text to stream",
