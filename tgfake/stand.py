@@ -135,6 +135,7 @@ class Stand:
         self.next_query_id = 1  # Mini App query_id tgfake-N, for the life of the process
         self.world = World()
         self.closing = False
+        self.held_polls = 0  # getUpdates requests waiting right now: a bot holding one is idle
         self.updates_signal = Signal()
         self.calls_signal = Signal()
         self.call_listeners: list[Callable[[Call], None]] = []
@@ -236,7 +237,12 @@ class Stand:
             remaining = deadline - loop.time()
             if batch or remaining <= 0 or self.closing:
                 return list(batch)
-            await self.updates_signal.wait(remaining)
+            self.held_polls += 1
+            self.calls_signal.fire()
+            try:
+                await self.updates_signal.wait(remaining)
+            finally:
+                self.held_polls -= 1
             self.confirm(offset)
 
     # --- the person ----------------------------------------------------------------------------------------------
@@ -349,6 +355,13 @@ class Stand:
         want = method.lower()
         return [c for c in self.world.calls if c.seq > since and (not want or c.method.lower() == want)]
 
+    def chats(self) -> list[dict[str, Any]]:
+        return self.chat_summaries()
+
+    async def wait_call(self, method: str, count: int = 1, timeout: float = 5.0) -> list[Call]:
+        """The in-process twin of ``GET /sim/wait``: the matching calls once there are ``count`` of them."""
+        return await self.wait_calls(method, count, timeout)
+
     async def wait_calls(self, method: str, count: int, timeout: float, since: int = 0) -> list[Call]:
         """Hold until at least ``count`` matching calls are recorded or the deadline passes; returns the matches."""
         loop = asyncio.get_running_loop()
@@ -359,6 +372,17 @@ class Stand:
             if len(found) >= count or remaining <= 0 or self.closing:
                 return found
             await self.calls_signal.wait(remaining)
+
+    async def wait_polling(self, timeout: float) -> bool:
+        """Hold until a getUpdates is being held (the bot is idle, waiting for updates) or the deadline."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self.held_polls:
+            remaining = deadline - loop.time()
+            if remaining <= 0 or self.closing:
+                return False
+            await self.calls_signal.wait(remaining)
+        return True
 
     # --- faults --------------------------------------------------------------------------------------------------
     def schedule_fault(self, body: FaultIn) -> None:
@@ -403,6 +427,10 @@ class Stand:
         return status, envelope
 
     # --- views ---------------------------------------------------------------------------------------------------
+    def view(self, chat_id: int) -> ChatView:
+        """A chat as tests read it: ``.json()`` (the sim view), ``.text()`` (the transcript), ``.find_button()``."""
+        return ChatView(self, chat_id)
+
     def chat_view(self, chat_id: int) -> dict[str, Any]:
         """A chat as ``GET /sim/chat/{id}`` shows it; an unknown chat is an empty view typed by its id's sign."""
         chat = self.world.chats.get(chat_id) or Chat(id=chat_id, type=type_for_id(chat_id))
@@ -450,10 +478,29 @@ class Stand:
             "calls": len(self.world.calls),
             "commands": self.world.commands,
             "faults": self.world.faults.list(),
+            "held_polls": self.held_polls,
             "menu_button": self.world.menus.bot_button(),
             "next_update_id": self.next_update_id,
             "pending_updates": len(self.world.pending),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class ChatView:
+    """A read-only window on one chat (the in-process twin of ``GET /sim/chat/{id}``)."""
+
+    stand: Stand
+    chat_id: int
+
+    def json(self) -> dict[str, Any]:
+        return self.stand.chat_view(self.chat_id)
+
+    def text(self) -> str:
+        return self.stand.chat_text(self.chat_id)
+
+    def find_button(self, label: str) -> tuple[StoredMessage, Any] | None:
+        chat = self.stand.chat(self.chat_id)
+        return chat.find_button(label) if chat is not None else None
 
 
 def error_envelope(exc: TelegramError) -> dict[str, Any]:

@@ -27,12 +27,19 @@ async def outbox_count(request: web.Request) -> web.Response:
 
 @routes.get("/sim/wait")
 async def wait(request: web.Request) -> web.Response:
-    """Hold until the outbox has ``count`` calls of ``method`` (after ``since``), so tests never poll in a loop."""
+    """Hold until the outbox has ``count`` calls of ``method`` (after ``since``), so tests never poll in a loop.
+
+    ``?polling=1`` instead holds until the bot has a getUpdates waiting, i.e. it has handled everything so far.
+    """
     method = request.query.get("method", "")
     count = query_int(request, "count", 1)
     timeout = query_float(request, "timeout", 5.0)
     if not 0 <= timeout <= MAX_WAIT:
         raise SimError(400, f"timeout must be between 0 and {MAX_WAIT:g} seconds")
+    if request.query.get("polling") in ("1", "true"):
+        if not await stand_of(request).wait_polling(timeout):
+            raise SimError(408, f"timed out after {timeout:g}s waiting for the bot to poll")
+        return sim_json({"polling": True})
     calls = await stand_of(request).wait_calls(method, count, timeout, query_int(request, "since"))
     if len(calls) < count:
         what = f"{method} calls" if method else "calls"
