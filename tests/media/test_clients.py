@@ -8,10 +8,11 @@ from aiogram import Bot as AiogramBot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import BufferedInputFile
-from conftest import Wire
-from helpers import image_bytes
+from media_helpers import image_bytes
 from telegram import Bot as PtbBot
 from telegram import InputFile
+
+from conftest import Wire
 
 
 def origin(wire: Wire) -> str:

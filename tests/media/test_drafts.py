@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 import pytest
-from conftest import Wire
 
+from conftest import Wire
 from tgfake.clock import ManualClock
 
 RICH = json.dumps({"markdown": "**Hello**"})

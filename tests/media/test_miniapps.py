@@ -11,8 +11,8 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 import pytest_asyncio
 from aiohttp.test_utils import TestClient, TestServer
-from conftest import Wire
 
+from conftest import Wire
 from tgfake import webapp
 from tgfake.app import create_app
 from tgfake.clock import ManualClock

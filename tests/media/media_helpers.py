@@ -6,8 +6,9 @@ import io
 from typing import Any
 
 from aiohttp import FormData
-from conftest import Wire
 from PIL import Image
+
+from conftest import Wire
 
 
 def image_bytes(fmt: str, size: tuple[int, int] = (4, 3)) -> bytes:
