@@ -1,5 +1,36 @@
-"""llmstub: a scripted OpenAI-compatible model served under /v1 (mounted by ``tgfake --llm``)."""
+"""llmstub: a scripted OpenAI-compatible model served under /v1 (mounted by ``tgfake --llm``).
+
+Mount it on any aiohttp application::
+
+    app = web.Application()
+    Model(ModelOptions(rules=[{"match": "ping", "answer": "pong"}])).register(app)
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .engine import ChatRequest, Reply, echo_reply
+from .headers import PROFILE_HEADER, check_client_header
+from .journal import LogEntry
+from .model import DEFAULT_MODEL, MODEL_KEY, Model, ModelOptions
+from .rules import LegacyTool, Rule, RulesError, Step, StepToolCall, Usage, load_rules_file, parse_rules
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "MODEL_KEY",
+    "PROFILE_HEADER",
+    "ChatRequest",
+    "LegacyTool",
+    "LogEntry",
+    "Model",
+    "ModelOptions",
+    "Reply",
+    "Rule",
+    "RulesError",
+    "Step",
+    "StepToolCall",
+    "Usage",
+    "check_client_header",
+    "echo_reply",
+    "load_rules_file",
+    "parse_rules",
+]
