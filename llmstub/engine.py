@@ -73,7 +73,9 @@ class ChatRequest:
             stream = False
         if not isinstance(stream, bool):
             raise RequestError("stream must be a boolean")
-        tools = body.get("tools") or []
+        tools = body.get("tools")
+        if tools is None:
+            tools = []
         if not isinstance(tools, list):
             raise RequestError("tools must be an array")
         user = body.get("user")
