@@ -68,6 +68,7 @@ class Model:
             journal_limit=self._options.journal_limit,
         )
         self._inflight: dict[asyncio.Future[None], asyncio.Task[Any] | None] = {}
+        self._call_waiters: list[tuple[int, asyncio.Future[None]]] = []
 
     # ----- Python API -----
 
@@ -126,6 +127,26 @@ class Model:
         """Return once no completion request is in flight (streams and delayed steps included)."""
         while self._inflight:
             await asyncio.wait(list(self._inflight))
+
+    async def wait_calls(self, count: int) -> None:
+        """Return once ``count`` completion requests have been reserved since start (see :attr:`calls`).
+
+        A test waits on this instead of sleeping until the bot has asked the model.
+        """
+        if self.calls >= count:
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._call_waiters.append((count, waiter))
+        try:
+            await waiter
+        finally:
+            self._call_waiters = [(n, w) for n, w in self._call_waiters if w is not waiter]
+
+    def _notify_calls(self) -> None:
+        calls = self.calls
+        for count, waiter in self._call_waiters:
+            if count <= calls and not waiter.done():
+                waiter.get_loop().call_soon_threadsafe(_resolve, waiter)
 
     # ----- mounting -----
 
@@ -197,7 +218,9 @@ class Model:
             chat = ChatRequest.from_body(body, profile=request.headers.get(PROFILE_HEADER, ""), client=client)
         except RequestError as exc:
             return _json(400, wire.error_body(str(exc)))
-        return await self.deliver(request, self._engine.reserve(chat))
+        plan = self._engine.reserve(chat)
+        self._notify_calls()
+        return await self.deliver(request, plan)
 
     async def deliver(self, request: web.Request, plan: Plan) -> web.StreamResponse:
         """Carry out a reserved plan: wait its delay, send it, and journal what happened.
@@ -275,6 +298,11 @@ class Model:
 
 
 MODEL_KEY = web.AppKey("llmstub.model", Model)
+
+
+def _resolve(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 def _json(status: int, body: Any) -> web.Response:
