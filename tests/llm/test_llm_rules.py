@@ -88,7 +88,7 @@ from llmstub.text import split_pieces, strip_tags
                     ]
                 }
             ],
-            "rules[0].steps.0.tool_calls.0: set arguments (a JSON object) or raw_arguments (exact text), not both",
+            "rules[0].steps.0.tool_calls.0: set arguments (a JSON object) or raw_arguments (exact text)",
         ),
     ],
 )
