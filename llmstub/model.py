@@ -237,7 +237,7 @@ class Model:
         try:
             if plan.delay > 0:
                 await asyncio.sleep(plan.delay)
-            if plan.streamed:
+            if plan.streamed and self._options.delay > 0 and plan.pieces:
                 response = web.StreamResponse(status=plan.status, headers=headers)
                 await response.prepare(request)
 
@@ -248,10 +248,12 @@ class Model:
                 await send_paced(write, plan.head, plan.pieces, plan.tail, self._options.delay)
                 await response.write_eof()
             else:
-                response = web.Response(status=plan.status, body=plan.body, headers=headers)
+                # Whole answers (a stream with no pause included) go out as one body: one write.
+                body = plan.head + b"".join(plan.pieces) + plan.tail if plan.streamed else plan.body
+                response = web.Response(status=plan.status, body=body, headers=headers)
                 await response.prepare(request)
                 await response.write_eof()
-                sent.extend(plan.body)
+                sent.extend(body)
         except asyncio.CancelledError:
             self._engine.finish(plan, sent=bytes(sent), cancelled=True)
             raise
