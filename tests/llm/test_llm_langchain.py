@@ -28,7 +28,7 @@ def get_weather(city: str) -> str:
 def chat_model(stand: LlmStand, **kwargs: Any) -> ChatOpenAI:
     return ChatOpenAI(
         model="gpt-4o-mini", base_url=stand.base_url, api_key="sk-anything", max_retries=0, **kwargs
-    )  # type: ignore[arg-type]
+    )
 
 
 async def test_invoke_sync_and_async(llm: LlmStand) -> None:

@@ -17,7 +17,7 @@ TWENTY_WORDS = " ".join(f"w{n}" for n in range(1, 21))
 async def _frames(response: ClientResponse) -> list[tuple[float, bytes]]:
     """Every SSE frame with the loop time it arrived at."""
     loop = asyncio.get_running_loop()
-    frames = []
+    frames: list[tuple[float, bytes]] = []
     while True:
         frame = await response.content.readuntil(b"\n\n")
         if not frame:
