@@ -1,7 +1,8 @@
 """Throughput of streamed answers with no pause: how many 40-word streams per second one model serves.
 
-Run: ``python benchmarks/llm_stream.py`` (from the repository root). It serves the model on a free
-port and drives it with one aiohttp client, ``--concurrency`` requests in flight.
+Run ``python tests/llm/bench_llm_stream.py`` from the repository root (pytest does not collect it).
+It serves the model on a free port and drives it with one aiohttp client, ``--concurrency``
+requests in flight.
 """
 
 from __future__ import annotations
