@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -47,6 +48,16 @@ class Wire:
         assert body["error_code"] == status
         return body
 
+    async def call_json(self, method: str, body: Any) -> tuple[int, dict[str, Any]]:
+        """A Bot API call with a JSON body, the way Telegraf and grammY send them."""
+        resp = await self.client.post(f"/bot{self.token}/{method}", json=body)
+        return resp.status, await resp.json()
+
+    async def outbox(self, method: str = "") -> list[dict[str, Any]]:
+        status, body = await self.sim("GET", "/sim/outbox" + (f"?method={method}" if method else ""))
+        assert status == 200, body
+        return list(body["calls"])
+
     async def sim(self, verb: str, path: str, body: Any = None) -> tuple[int, Any]:
         resp: ClientResponse = await self.client.request(verb, path, json=body)
         return resp.status, await resp.json()
@@ -75,3 +86,19 @@ def options() -> Options:
 async def wire(options: Options, clock: ManualClock) -> AsyncIterator[Wire]:
     async with TestClient(TestServer(create_app(options, clock=clock))) as client:
         yield Wire(client)
+
+
+WireFactory = Callable[..., contextlib.AbstractAsyncContextManager[Wire]]
+
+
+@pytest.fixture
+def make_wire(clock: ManualClock) -> WireFactory:
+    """Another stand with its own options (``make_wire(token="1:x")``), for tests that need two or a fixed token."""
+
+    @contextlib.asynccontextmanager
+    async def open_wire(**options: Any) -> AsyncIterator[Wire]:
+        opts = Options(**{"poll_max": 2.0, **options})
+        async with TestClient(TestServer(create_app(opts, clock=clock))) as client:
+            yield Wire(client)
+
+    return open_wire
