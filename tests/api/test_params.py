@@ -16,18 +16,22 @@ async def test_get_me_answers_get_and_post_alike(wire: Wire) -> None:
     got = await wire.client.get("/bot1:a/getMe")
     posted = await wire.client.post("/bot1:a/getMe")
     assert got.status == posted.status == 200
-    assert await got.json() == await posted.json() == {
-        "ok": True,
-        "result": {
-            "can_join_groups": True,
-            "can_read_all_group_messages": False,
-            "first_name": "tgfake",
-            "id": 7000000001,
-            "is_bot": True,
-            "supports_inline_queries": False,
-            "username": "tgfake_bot",
-        },
-    }
+    assert (
+        await got.json()
+        == await posted.json()
+        == {
+            "ok": True,
+            "result": {
+                "can_join_groups": True,
+                "can_read_all_group_messages": False,
+                "first_name": "tgfake",
+                "id": 7000000001,
+                "is_bot": True,
+                "supports_inline_queries": False,
+                "username": "tgfake_bot",
+            },
+        }
+    )
 
 
 @pytest.mark.parametrize("path", ["/", "/bot1", "/bot1/", "/foo/getMe", "/sim/nothing", "/v1/models", "/botx"])

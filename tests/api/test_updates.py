@@ -251,9 +251,7 @@ async def test_poll_max_caps_the_timeout(make_wire: WireFactory) -> None:
         assert (call["method"], call["status"]) == ("getUpdates", 200)
 
 
-async def test_a_held_poll_whose_client_goes_away_is_neither_answered_nor_recorded(
-    wire: Wire, spy: PollSpy
-) -> None:
+async def test_a_held_poll_whose_client_goes_away_is_neither_answered_nor_recorded(wire: Wire, spy: PollSpy) -> None:
     poll = asyncio.create_task(wire.client.post("/bot1/getUpdates", data={"timeout": "50"}))
     await spy.held.wait()
     poll.cancel()
