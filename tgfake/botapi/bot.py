@@ -47,8 +47,20 @@ async def set_my_commands(stand: Stand, p: Params) -> Any:
         commands = []
     if not isinstance(commands, list):
         raise bad_request(errors.COMMANDS_BAD)
-    stand.world.commands = commands
+    stand.world.commands = [bot_command(item) for item in commands]
     return True
+
+
+def bot_command(item: Any) -> dict[str, str]:
+    """One ``BotCommand``: both fields as strings, nothing else (``null`` reads as empty, as Go decodes it)."""
+    if item is None:
+        item = {}
+    if not isinstance(item, dict):
+        raise bad_request(errors.COMMANDS_BAD)
+    fields = {name: "" if item.get(name) is None else item[name] for name in ("command", "description")}
+    if not all(isinstance(value, str) for value in fields.values()):
+        raise bad_request(errors.COMMANDS_BAD)
+    return fields
 
 
 @bot_method("getMyCommands")
