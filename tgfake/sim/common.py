@@ -9,6 +9,7 @@ from pydantic import BaseModel, ValidationError
 
 from tgfake.errors import SimError
 from tgfake.keys import STAND
+from tgfake.params import parse_int
 from tgfake.stand import Stand
 
 MAX_SIM_BODY = 1 << 20
@@ -40,10 +41,10 @@ def query_int(request: web.Request, name: str, default: int = 0) -> int:
     raw = request.query.get(name, "")
     if not raw:
         return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise SimError(400, f"{name} must be an integer") from None
+    value = parse_int(raw) if raw == raw.strip() else None
+    if value is None:
+        raise SimError(400, f"{name} must be an integer")
+    return value
 
 
 def query_float(request: web.Request, name: str, default: float) -> float:
