@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -245,3 +246,39 @@ async def test_two_stands_in_one_process_are_independent(make_wire: WireFactory)
         assert [c["method"] for c in await two.outbox()] == ["getMe", "getUpdates"]
         await one.refused("getMe", 502, "Bad Gateway")
         assert await one.text() == "[1] alice: hello\n[2] bot: only here\n"
+
+
+# --- big and broken bodies ------------------------------------------------------------------------------------
+async def test_a_large_json_body_is_read_whole(wire: Wire) -> None:
+    body = json.dumps({"chat_id": 4242, "text": "big", "padding": "p" * 3_000_000}).encode()
+    resp = await wire.client.post(
+        "/bot1/sendMessage", data=io.BytesIO(body), headers={"Content-Type": "application/json"}
+    )
+    answer = await resp.json()
+    assert resp.status == 200, answer
+    assert answer["result"]["text"] == "big"
+
+
+async def test_a_json_body_over_4_mb_is_ignored_leaving_the_query(wire: Wire) -> None:
+    body = json.dumps({"text": "huge", "padding": "p" * (4 << 20)}).encode()
+    resp = await wire.client.post(
+        "/bot1/sendMessage?chat_id=4242", data=io.BytesIO(body), headers={"Content-Type": "application/json"}
+    )
+    assert (resp.status, (await resp.json())["description"]) == (400, "Bad Request: message text is empty")
+
+
+@pytest.mark.parametrize(
+    ("ctype", "raw"),
+    [
+        ("multipart/form-data", b"no boundary"),
+        ("multipart/form-data; boundary=xx", b"--xx\r\nbroken header\r\n\r\nvalue\r\n--xx--\r\n"),
+        ("multipart/form-data; boundary=xx", b"--xx\r\nContent-Disposition: form-data; name=text\r\n\r\ncut"),
+        ("application/x-www-form-urlencoded", b"text=%ff%fe"),
+        ("application/json", b"\xff\xfe{"),
+    ],
+)
+async def test_a_body_that_cannot_be_decoded_leaves_the_query(wire: Wire, ctype: str, raw: bytes) -> None:
+    resp = await wire.client.post("/bot1/sendMessage?chat_id=4242", data=raw, headers={"Content-Type": ctype})
+    body = await resp.json()
+    assert resp.status in (200, 400), body
+    assert body["ok"] is (resp.status == 200)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from typing import Any
 
@@ -488,3 +489,16 @@ async def test_a_wrong_http_method_on_a_sim_path_gets_the_bot_api_404(wire: Wire
     assert await resp.text() == '{"ok":false,"error_code":404,"description":"Not Found"}'
     assert await wire.outbox() == []
     assert wire.stand.next_update_id == 1
+
+
+# --- body size ------------------------------------------------------------------------------------------------
+async def test_a_sim_body_under_1_mb_is_read_whole(wire: Wire) -> None:
+    text = "y" * 1_000_000
+    resp = await wire.client.post("/sim/message", data=io.BytesIO(json.dumps({"text": text}).encode()))
+    assert (resp.status, await resp.json()) == (200, {"message_id": 1, "update_id": 1})
+    assert (await updates(wire))[0]["message"]["text"] == text
+
+
+async def test_a_sim_body_over_1_mb_is_refused(wire: Wire) -> None:
+    resp = await wire.client.post("/sim/message", data=io.BytesIO(json.dumps({"text": "y" * (1 << 20)}).encode()))
+    assert (resp.status, await resp.json()) == (413, {"error": "request body is larger than 1 MB"})
