@@ -251,3 +251,11 @@ async def test_a_bad_fault_body_is_a_400_naming_the_problem(wire: Wire, raw: str
     assert resp.status == 400
     assert body["error"].startswith(error), body
     assert await faults(wire) == []
+
+
+@pytest.mark.parametrize("code", [42, 200, 304, 399, 600, 1000, -1])
+async def test_a_fault_code_must_be_an_http_error_status(wire: Wire, code: int) -> None:
+    status, body = await wire.sim("POST", "/sim/fault", {"method": "getMe", "code": code})
+    assert (status, body) == (400, {"error": f"code {code} is not an HTTP error status (400-599)"})
+    assert await faults(wire) == []
+    await wire.ok("getMe")
