@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from aiohttp import BodyPartReader, web
@@ -12,6 +13,7 @@ from multidict import MultiMapping
 from tgfake.params import Params, Upload
 
 MAX_JSON_BODY = 4 << 20
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 ATTACH = "attach://"
 
 
@@ -42,7 +44,8 @@ async def read_params(request: web.Request) -> Params:
             obj = json.loads(body) if body is not None else None
             if isinstance(obj, dict):
                 for key, value in obj.items():
-                    params.values.setdefault(key, value if isinstance(value, str) else compact(value))
+                    text = value if isinstance(value, str) else compact(value)
+                    params.values.setdefault(_valid_text(key), _valid_text(text))
         elif request.can_read_body:
             form = await request.post()
             for key, value in form.items():
@@ -51,6 +54,11 @@ async def read_params(request: web.Request) -> Params:
     except (ValueError, UnicodeDecodeError, web.HTTPException, HttpProcessingError):
         pass
     return params
+
+
+def _valid_text(text: str) -> str:
+    """A lone surrogate escape (``"\\ud800"``) becomes U+FFFD, as Go's decoder reads it; UTF-8 cannot carry it."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
 
 
 async def read_capped(request: web.Request, cap: int) -> bytes | None:

@@ -282,3 +282,24 @@ async def test_a_body_that_cannot_be_decoded_leaves_the_query(wire: Wire, ctype:
     body = await resp.json()
     assert resp.status in (200, 400), body
     assert body["ok"] is (resp.status == 200)
+
+
+async def test_a_lone_surrogate_escape_in_a_json_body_reads_as_a_replacement_character(wire: Wire) -> None:
+    raw = (
+        b'{"chat_id":4242,"text":"a\\ud800b",'
+        b'"reply_markup":{"inline_keyboard":[[{"text":"\\udc00","callback_data":"x"}]]}}'
+    )
+    resp = await wire.client.post("/bot1/sendMessage", data=raw, headers={"Content-Type": "application/json"})
+    body = await resp.json()
+    assert resp.status == 200, body
+    assert body["result"]["text"] == "a\ufffdb"
+    assert body["result"]["reply_markup"]["inline_keyboard"][0][0]["text"] == "\ufffd"
+    assert await wire.text() == "[1] bot: a\ufffdb\n    [\ufffd]\n"
+    [call] = await wire.outbox()
+    assert call["params"]["text"] == "a\ufffdb"
+
+
+async def test_a_surrogate_pair_escape_is_one_character(wire: Wire) -> None:
+    raw = b'{"chat_id":4242,"text":"\\ud83d\\ude00"}'
+    resp = await wire.client.post("/bot1/sendMessage", data=raw, headers={"Content-Type": "application/json"})
+    assert (await resp.json())["result"]["text"] == "😀"
