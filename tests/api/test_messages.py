@@ -343,3 +343,32 @@ async def test_chat_action_creates_an_unknown_chat(wire: Wire) -> None:
 async def test_chat_action_needs_a_chat_id(wire: Wire) -> None:
     await wire.refused("sendChatAction", 400, "Bad Request: chat_id is empty", action="typing")
     await wire.refused("sendChatAction", 400, "Bad Request: chat_id is empty", chat_id=0, action="typing")
+
+
+async def test_wire_objects_keep_telegrams_field_order(wire: Wire, clock: ManualClock) -> None:
+    await wire.say("/start", chat_type="group", chat_id=-9)
+    await wire.ok("sendMessage", chat_id=-9, text="pick", reply_to_message_id=1, reply_markup=KB)
+    clock.advance(1)
+    edited = await wire.ok("editMessageText", chat_id=-9, message_id=2, text="picked", reply_markup=KB)
+    assert list(edited) == [
+        "message_id",
+        "from",
+        "chat",
+        "date",
+        "edit_date",
+        "text",
+        "reply_to_message",
+        "reply_markup",
+    ]
+    assert list(edited["from"]) == ["id", "is_bot", "first_name", "username"]
+    assert list(edited["chat"]) == ["id", "type", "title"]
+    await wire.say("again", chat_id=-9, reply_to_message_id=2)
+    await wire.sim("POST", "/sim/callback", {"label": "Ping", "chat_id": -9})
+    updates = await wire.ok("getUpdates")
+    assert [list(u) for u in updates] == [["update_id", "message"]] * 2 + [["update_id", "callback_query"]]
+    assert list(updates[0]["message"]) == ["message_id", "from", "chat", "date", "text", "entities"]
+    assert list(updates[1]["message"]) == ["message_id", "from", "chat", "date", "text", "reply_to_message"]
+    assert list(updates[2]["callback_query"]) == ["id", "from", "message", "chat_instance", "data"]
+    assert list(updates[0]["message"]["entities"][0]) == ["type", "offset", "length"]
+    _, outbox = await wire.sim("GET", "/sim/outbox?method=editMessageText")
+    assert list(outbox["calls"][0]) == ["seq", "at", "method", "params", "status", "response"]
