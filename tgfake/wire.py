@@ -10,7 +10,7 @@ from aiohttp import BodyPartReader, web
 from aiohttp.http_exceptions import HttpProcessingError
 from multidict import MultiMapping
 
-from tgfake.params import Params, Upload
+from tgfake.params import Params, Upload, loads
 
 MAX_JSON_BODY = 4 << 20
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -41,7 +41,7 @@ async def read_params(request: web.Request) -> Params:
             await _read_multipart(request, params)
         elif ctype.startswith("application/json"):
             body = await read_capped(request, MAX_JSON_BODY)
-            obj = json.loads(body) if body is not None else None
+            obj = loads(body) if body is not None else None
             if isinstance(obj, dict):
                 for key, value in obj.items():
                     text = value if isinstance(value, str) else compact(value)
@@ -51,7 +51,7 @@ async def read_params(request: web.Request) -> Params:
             for key, value in form.items():
                 if isinstance(value, str):
                     params.values.setdefault(key, value)
-    except (ValueError, UnicodeDecodeError, web.HTTPException, HttpProcessingError):
+    except (ValueError, UnicodeDecodeError, RecursionError, web.HTTPException, HttpProcessingError):
         pass
     return params
 

@@ -303,3 +303,32 @@ async def test_a_surrogate_pair_escape_is_one_character(wire: Wire) -> None:
     raw = b'{"chat_id":4242,"text":"\\ud83d\\ude00"}'
     resp = await wire.client.post("/bot1/sendMessage", data=raw, headers={"Content-Type": "application/json"})
     assert (await resp.json())["result"]["text"] == "😀"
+
+
+DEEP = "[" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "status", "description"),
+    [
+        ("sendMessage", {"reply_markup": DEEP}, 200, None),
+        ("sendMessage", {"reply_parameters": DEEP}, 400, "Bad Request: can't parse reply parameters JSON object"),
+        ("getUpdates", {"allowed_updates": DEEP}, 400, "Bad Request: can't parse allowed_updates JSON array"),
+        ("setMyCommands", {"commands": DEEP}, 400, "Bad Request: can't parse commands JSON object"),
+    ],
+)
+async def test_json_nested_too_deeply_is_a_client_mistake(
+    wire: Wire, method: str, params: dict[str, str], status: int, description: str | None
+) -> None:
+    got, body = await wire.call(method, chat_id=4242, text="x", timeout=0, **params)
+    assert (got, body.get("description")) == (status, description)
+
+
+@pytest.mark.parametrize("depth", [100_000, 900])
+async def test_a_json_body_nested_too_deeply_is_ignored(wire: Wire, depth: int) -> None:
+    raw = '{"text":"body","a":' + "[" * depth + "]" * depth + "}"
+    resp = await wire.client.post(
+        "/bot1/sendMessage?chat_id=4242", data=raw, headers={"Content-Type": "application/json"}
+    )
+    assert resp.status in (200, 400)
+    assert (await resp.json())["ok"] is (resp.status == 200)

@@ -502,3 +502,9 @@ async def test_a_sim_body_under_1_mb_is_read_whole(wire: Wire) -> None:
 async def test_a_sim_body_over_1_mb_is_refused(wire: Wire) -> None:
     resp = await wire.client.post("/sim/message", data=io.BytesIO(json.dumps({"text": "y" * (1 << 20)}).encode()))
     assert (resp.status, await resp.json()) == (413, {"error": "request body is larger than 1 MB"})
+
+
+async def test_a_sim_body_nested_too_deeply_is_a_400(wire: Wire) -> None:
+    resp = await wire.client.post("/sim/message", data='{"text":' + "[" * 100_000)
+    assert resp.status == 400
+    assert (await resp.json())["error"].startswith("invalid JSON body: ")

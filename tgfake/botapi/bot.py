@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import CallbackAnswer
 from tgfake.errors import bad_request
-from tgfake.params import Params, parse_int
+from tgfake.params import Params, loads, parse_int
 
 if TYPE_CHECKING:
     from tgfake.stand import Stand
@@ -26,7 +25,7 @@ async def get_updates(stand: Stand, p: Params) -> Any:
     raw = p.get("allowed_updates")
     if raw is not None and raw.strip() not in ("", "null"):
         try:
-            kinds = json.loads(raw)
+            kinds = loads(raw)
         except ValueError:
             kinds = None
         if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):

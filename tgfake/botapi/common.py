@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from tgfake import errors
 from tgfake.chats import Chat, StoredMessage
 from tgfake.errors import bad_request
-from tgfake.params import Params, parse_int
+from tgfake.params import Params, loads, parse_int
 
 if TYPE_CHECKING:
     from tgfake.stand import Stand
@@ -48,7 +47,7 @@ def reply_target(p: Params, chat: Chat) -> int | None:
     raw = p.get("reply_parameters")
     if raw:
         try:
-            obj = json.loads(raw)
+            obj = loads(raw)
         except ValueError:
             obj = None
         if not isinstance(obj, dict):
