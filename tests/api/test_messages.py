@@ -150,7 +150,19 @@ async def test_a_deleted_target_is_refused_unless_sending_without_reply(wire: Wi
     assert "reply_to_message_id" not in (await view(wire))["messages"][-1]
 
 
-@pytest.mark.parametrize("bad", ["{", "[]", "5", '"text"'])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "{",
+        "[]",
+        "5",
+        '"text"',
+        '{"message_id":"1"}',
+        '{"message_id":1.0}',
+        '{"message_id":true}',
+        '{"message_id":1,"allow_sending_without_reply":"true"}',
+    ],
+)
 async def test_broken_reply_parameters_are_refused(wire: Wire, bad: str) -> None:
     await wire.refused(
         "sendMessage",
@@ -372,3 +384,10 @@ async def test_wire_objects_keep_telegrams_field_order(wire: Wire, clock: Manual
     assert list(updates[0]["message"]["entities"][0]) == ["type", "offset", "length"]
     _, outbox = await wire.sim("GET", "/sim/outbox?method=editMessageText")
     assert list(outbox["calls"][0]) == ["seq", "at", "method", "params", "status", "response"]
+
+
+async def test_reply_parameters_without_a_message_id_send_unthreaded(wire: Wire) -> None:
+    await wire.say("q")
+    for params in ("{}", '{"message_id":null}', '{"message_id":0,"allow_sending_without_reply":false}'):
+        sent = await wire.ok("sendMessage", chat_id=4242, text="x", reply_parameters=params, reply_to_message_id=1)
+        assert "reply_to_message" not in sent, params
