@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from aiohttp import ClientResponse
+from aiohttp import ClientResponse, web
 from aiohttp.test_utils import TestClient, TestServer
 
 from tgfake.app import create_app
@@ -27,7 +27,9 @@ class Wire:
 
     @property
     def stand(self) -> Stand:
-        return self.client.app[STAND]  # type: ignore[index]
+        app: web.Application | None = self.client.app
+        assert app is not None
+        return app[STAND]
 
     async def call(self, method: str, token: str | None = None, **params: Any) -> tuple[int, dict[str, Any]]:
         """A Bot API call sent as a form, the way python-telegram-bot and aiogram send them."""
