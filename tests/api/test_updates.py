@@ -292,3 +292,16 @@ async def test_allowed_updates_is_read_as_json_text_from_a_json_body(wire: Wire)
     status, body = await wire.call_json("getUpdates", {"allowed_updates": None, "timeout": 0})
     assert (status, body) == (200, {"ok": True, "result": []})
     assert (await wire.ok("getWebhookInfo"))["allowed_updates"] == ["callback_query"]
+
+
+async def test_a_held_poll_rereads_with_its_offset_and_keeps_waiting(wire: Wire, spy: PollSpy) -> None:
+    poll = asyncio.create_task(wire.call("getUpdates", timeout=50, offset=2))
+    await spy.held.wait()
+    spy.held.clear()
+    await wire.say("below the offset")
+    await spy.held.wait()
+    assert (spy.waits, poll.done()) == (2, False)
+    await wire.say("at the offset")
+    status, body = await asyncio.wait_for(poll, 10)
+    assert (status, [u["update_id"] for u in body["result"]]) == (200, [2])
+    assert await ids(wire) == [2]
