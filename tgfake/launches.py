@@ -6,11 +6,11 @@ Transport-free: the sim route ``POST /sim/webapp/launch`` and in-process callers
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tgfake import webapp
 from tgfake.errors import SimError
+from tgfake.models import LaunchIn
 
 if TYPE_CHECKING:
     from tgfake.stand import Stand
@@ -19,28 +19,13 @@ NO_TOKEN = "no bot token to sign with yet: let the bot call the stand first, or 
 NO_MINI_APP = "no Mini App to open: give a url, or let the bot set a web_app menu button"
 
 
-@dataclass(frozen=True, slots=True)
-class LaunchRequest:
-    """Who opens what: no ``url`` opens the menu button of ``chat_id`` (the bot's own for chat 0)."""
-
-    url: str = ""
-    chat_id: int = 0
-    user_id: int = 0
-    username: str = ""
-    first_name: str = ""
-    start_param: str = ""
-    color_scheme: str = ""
-    platform: str = ""
-    version: str = ""
-
-
 def go_json(value: Any) -> str:
     """JSON as Go's encoder writes a map: keys sorted, compact, ``<``, ``>`` and ``&`` escaped."""
     text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def launch(stand: Stand, req: LaunchRequest) -> dict[str, Any]:
+def launch(stand: Stand, req: LaunchIn) -> dict[str, Any]:
     """The launch: ``url`` (launch parameters in its fragment), ``init_data``, ``theme_params``, ``version``,
     ``platform``. Refused (SimError 400) without a signing token, without a Mini App, or for an address
     Telegram would not open. Each launch uses the next ``query_id`` (``tgfake-N``, never reset)."""

@@ -47,3 +47,17 @@ class FaultIn(SimBody):
     times: int = 0
     contains: str = ""
     clear: bool = False
+
+
+class LaunchIn(SimBody):
+    """``POST /sim/webapp/launch``: who opens what; no ``url`` opens the menu button of ``chat_id`` (0: the bot's)."""
+
+    url: str = ""
+    chat_id: int = 0
+    user_id: int = 0
+    username: str = ""
+    first_name: str = ""
+    start_param: str = ""
+    color_scheme: str = ""
+    platform: str = ""
+    version: str = ""

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.chats import Chat, StoredMessage
+from tgfake.chats import Chat, Keyboard, StoredMessage
 from tgfake.errors import bad_request
 from tgfake.params import Params, loads, parse_int
 
@@ -86,3 +87,33 @@ def own_message(stand: Stand, p: Params) -> tuple[Chat, StoredMessage]:
     if not msg.from_bot:
         raise bad_request(errors.CANT_EDIT)
     return chat, msg
+
+
+def post_message(
+    stand: Stand,
+    p: Params,
+    cid: int,
+    keyboard: Keyboard | None,
+    attach: Callable[[], dict[str, Any]] | None = None,
+    **fields: Any,
+) -> Any:
+    """Store the bot's new message in chat ``cid`` and return its Bot API JSON.
+
+    The chat is created before the reply target is checked (a send refused for its target still leaves the chat,
+    as the reference does); ``attach`` (minting file ids) runs only once every check has passed.
+    """
+    chat = stand.chat_for_send(cid)
+    reply_to = reply_target(p, chat)
+    if attach is not None:
+        fields.update(attach())
+    msg = chat.add(
+        StoredMessage(
+            message_id=chat.mint_message_id(),
+            date=stand.unix_now(),
+            from_bot=True,
+            reply_to=reply_to,
+            keyboard=keyboard,
+            **fields,
+        )
+    )
+    return stand.message_json(chat, msg)

@@ -11,10 +11,9 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.botapi.common import MAX_TEXT, chat_id, reply_target
+from tgfake.botapi.common import MAX_TEXT, chat_id, post_message
 from tgfake.botapi.keyboards import parse_inline_keyboard
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import StoredMessage
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
 
@@ -55,20 +54,7 @@ async def send_rich_message(stand: Stand, p: Params) -> Any:
     if not text:
         raise bad_request(RICH_MESSAGE_BAD)
     keyboard = parse_inline_keyboard(p.get("reply_markup"), stand.chat_type(cid))
-    chat = stand.chat_for_send(cid)
-    reply_to = reply_target(p, chat)
-    msg = chat.add(
-        StoredMessage(
-            message_id=chat.mint_message_id(),
-            date=stand.unix_now(),
-            from_bot=True,
-            text=text,
-            reply_to=reply_to,
-            keyboard=keyboard,
-            rich=True,
-        )
-    )
-    return stand.message_json(chat, msg)
+    return post_message(stand, p, cid, keyboard, text=text, rich=True)
 
 
 @bot_method("sendRichMessageDraft")

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tgfake.botapi.common import chat_id, check_caption, reply_target
+from tgfake.botapi.common import chat_id, check_caption, post_message
 from tgfake.botapi.keyboards import parse_inline_keyboard
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import StoredFile, StoredMessage
+from tgfake.chats import StoredFile
 from tgfake.errors import bad_request
 from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES, image_size, mime_type
 from tgfake.params import Params, Upload
@@ -59,23 +59,15 @@ async def _send_file(stand: Stand, p: Params, kind: str) -> Any:
         if found is None:
             raise bad_request(IMAGE_PROCESS_FAILED)
         size = found
-    chat = stand.chat_for_send(cid)
-    reply_to = reply_target(p, chat)
-    stored = mint_file(stand, upload, *size)
-    msg = chat.add(
-        StoredMessage(
-            message_id=chat.mint_message_id(),
-            date=stand.unix_now(),
-            from_bot=True,
-            caption=caption,
-            photo=stored if kind == "photo" else None,
-            document=stored if kind == "document" else None,
-            parse_mode=p.text("parse_mode"),
-            reply_to=reply_to,
-            keyboard=keyboard,
-        )
+    return post_message(
+        stand,
+        p,
+        cid,
+        keyboard,
+        attach=lambda: {kind: mint_file(stand, upload, *size)},
+        caption=caption,
+        parse_mode=p.text("parse_mode"),
     )
-    return stand.message_json(chat, msg)
 
 
 @bot_method("sendPhoto")

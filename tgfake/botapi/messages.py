@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.botapi.common import chat_id, check_text, own_message, reply_target
+from tgfake.botapi.common import chat_id, check_text, own_message, post_message
 from tgfake.botapi.keyboards import parse_inline_keyboard, same_keyboard
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import StoredMessage
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
 
@@ -21,20 +20,7 @@ async def send_message(stand: Stand, p: Params) -> Any:
     cid = chat_id(p)
     text = check_text(p.get("text"))
     keyboard = parse_inline_keyboard(p.get("reply_markup"), stand.chat_type(cid))
-    chat = stand.chat_for_send(cid)
-    reply_to = reply_target(p, chat)
-    msg = chat.add(
-        StoredMessage(
-            message_id=chat.mint_message_id(),
-            date=stand.unix_now(),
-            from_bot=True,
-            text=text,
-            parse_mode=p.text("parse_mode"),
-            reply_to=reply_to,
-            keyboard=keyboard,
-        )
-    )
-    return stand.message_json(chat, msg)
+    return post_message(stand, p, cid, keyboard, text=text, parse_mode=p.text("parse_mode"))
 
 
 @bot_method("editMessageText")

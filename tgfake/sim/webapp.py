@@ -6,32 +6,17 @@ from aiohttp import web
 
 from tgfake import webapp
 from tgfake.errors import SimError
-from tgfake.launches import LaunchRequest, launch
-from tgfake.models import SimBody
+from tgfake.launches import launch
+from tgfake.models import LaunchIn
 from tgfake.sim.common import read_body, stand_of
 from tgfake.wire import sim_json
 
 routes = web.RouteTableDef()
 
 
-class WebAppLaunchIn(SimBody):
-    """``POST /sim/webapp/launch``; every field optional (see :class:`tgfake.launches.LaunchRequest`)."""
-
-    url: str = ""
-    chat_id: int = 0
-    user_id: int = 0
-    username: str = ""
-    first_name: str = ""
-    start_param: str = ""
-    color_scheme: str = ""
-    platform: str = ""
-    version: str = ""
-
-
 @routes.post("/sim/webapp/launch")
 async def launch_route(request: web.Request) -> web.Response:
-    body = await read_body(request, WebAppLaunchIn)
-    return sim_json(launch(stand_of(request), LaunchRequest(**body.model_dump())))
+    return sim_json(launch(stand_of(request), await read_body(request, LaunchIn)))
 
 
 @routes.get("/sim/webapp/theme/{scheme}")
