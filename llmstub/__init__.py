@@ -2,4 +2,24 @@
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from typing import Any
+
+from aiohttp import web
+
+
+class Model:
+    """Placeholder until the scripted model lands."""
+
+    model_id = "tgfake-demo"
+
+    def register(self, app: web.Application) -> None:
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        raise NotImplementedError
+
+    def log(self) -> Any:
+        raise NotImplementedError
+
+
+__all__ = ["Model"]

@@ -1,0 +1,118 @@
+"""The ``tgfake`` command: flags, banner, exit codes, and a graceful stop that releases held polls."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+from tgfake import __version__
+from tgfake.cli import banner, main
+from tgfake.options import Options
+
+
+def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_main(["--version"], capsys) == (0, f"tgfake {__version__}\n", "")
+
+
+def test_positional_argument_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_main(["serve"], capsys)
+    assert (code, err) == (1, 'tgfake: unexpected argument "serve": tgfake takes flags only\n')
+
+
+def test_model_flag_without_llm_refused_before_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_main(["--version", "--llm-model", "x"], capsys)
+    assert (code, err) == (1, "tgfake: --llm-model configures the scripted model, which only --llm serves\n")
+
+
+def test_unknown_flag_and_bad_duration(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_main(["--nope"], capsys)
+    assert code == 1
+    assert err.startswith("tgfake: unrecognized arguments: --nope")
+    code, _, err = run_main(["--poll-max", "soon"], capsys)
+    assert code == 1
+    assert 'invalid duration "soon"' in err
+
+
+def test_help_exits_zero_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(["-h"], capsys)
+    assert (code, out) == (0, "")
+    assert "--addr" in err
+
+
+def test_busy_port(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        port = sock.getsockname()[1]
+        code, _, err = run_main(["--addr", f"127.0.0.1:{port}"], capsys)
+    assert code == 1
+    assert err.startswith(f"tgfake: listen tcp 127.0.0.1:{port}: ")
+
+
+def test_banner_shows_wildcard_bind() -> None:
+    text = banner("v1", Options(), "0.0.0.0", 18790, None)
+    assert text.splitlines()[0] == "tgfake v1: fake Bot API for @tgfake_bot at http://[::]:18790"
+    assert "model:" not in text
+
+
+@pytest.fixture
+def stand_process() -> Iterator[tuple[subprocess.Popen[str], str]]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tgfake", "--addr", "127.0.0.1:0", "--poll-max", "30s", "--verbose"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    first = proc.stdout.readline()
+    assert first.startswith(f"tgfake {__version__}: fake Bot API for @tgfake_bot at http://127.0.0.1:")
+    origin = first.rstrip("\n").split(" at ", 1)[1]
+    try:
+        yield proc, origin
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+
+
+def get_json(url: str, timeout: float = 10) -> dict[str, object]:
+    with urllib.request.urlopen(url, timeout=timeout) as resp:
+        return dict(json.loads(resp.read()))
+
+
+def test_sigterm_releases_a_held_poll_and_exits_zero(stand_process: tuple[subprocess.Popen[str], str]) -> None:
+    proc, origin = stand_process
+    assert get_json(f"{origin}/bot1:x/getMe")["ok"] is True
+    answered: dict[str, object] = {}
+
+    def poll() -> None:
+        answered["body"] = get_json(f"{origin}/bot1:x/getUpdates?timeout=30", timeout=20)
+        answered["at"] = time.monotonic()
+
+    poller = threading.Thread(target=poll)
+    poller.start()
+    assert get_json(f"{origin}/sim/wait?polling=1&timeout=5") == {"polling": True}
+    proc.send_signal(signal.SIGTERM)
+    sent = time.monotonic()
+    poller.join(10)
+    assert answered["body"] == {"ok": True, "result": []}
+    assert float(answered["at"]) - sent < 3  # type: ignore[arg-type]
+    assert proc.wait(10) == 0
+    _, err = proc.communicate()
+    assert " getMe 200" in err
+    assert " getUpdates 200 timeout=30" in err

@@ -1,0 +1,77 @@
+"""Shared fixtures: a stand served over real HTTP on a free port, and a manual clock."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from aiohttp import ClientResponse
+from aiohttp.test_utils import TestClient, TestServer
+
+from tgfake.app import create_app
+from tgfake.clock import ManualClock
+from tgfake.keys import STAND
+from tgfake.options import Options
+from tgfake.stand import Stand
+
+
+class Wire:
+    """A test's view of one stand: Bot API calls and sim calls through HTTP, plus the stand object itself."""
+
+    def __init__(self, client: TestClient[Any, Any], token: str = "123:abc") -> None:
+        self.client = client
+        self.token = token
+
+    @property
+    def stand(self) -> Stand:
+        return self.client.app[STAND]  # type: ignore[index]
+
+    async def call(self, method: str, token: str | None = None, **params: Any) -> tuple[int, dict[str, Any]]:
+        """A Bot API call sent as a form, the way python-telegram-bot and aiogram send them."""
+        data = {k: str(v) for k, v in params.items()}
+        resp = await self.client.post(f"/bot{self.token if token is None else token}/{method}", data=data)
+        return resp.status, await resp.json()
+
+    async def ok(self, method: str, **params: Any) -> Any:
+        status, body = await self.call(method, **params)
+        assert status == 200, body
+        assert body["ok"] is True
+        return body["result"]
+
+    async def refused(self, method: str, status: int, description: str, **params: Any) -> dict[str, Any]:
+        got, body = await self.call(method, **params)
+        assert (got, body.get("description")) == (status, description), body
+        assert body["ok"] is False
+        assert body["error_code"] == status
+        return body
+
+    async def sim(self, verb: str, path: str, body: Any = None) -> tuple[int, Any]:
+        resp: ClientResponse = await self.client.request(verb, path, json=body)
+        return resp.status, await resp.json()
+
+    async def say(self, text: str, **fields: Any) -> dict[str, Any]:
+        status, body = await self.sim("POST", "/sim/message", {"text": text, **fields})
+        assert status == 200, body
+        return dict(body)
+
+    async def text(self, chat_id: int = 4242) -> str:
+        resp = await self.client.get(f"/sim/chat/{chat_id}", params={"format": "text"})
+        return await resp.text()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def options() -> Options:
+    return Options(poll_max=2.0)
+
+
+@pytest_asyncio.fixture
+async def wire(options: Options, clock: ManualClock) -> AsyncIterator[Wire]:
+    async with TestClient(TestServer(create_app(options, clock=clock))) as client:
+        yield Wire(client)

@@ -1,0 +1,80 @@
+"""``create_app``: the only place routes are wired. Any URL's code is one step from here:
+
+- ``/bot<token>/<method>`` → :func:`bot_api` → ``tgfake/botapi/<family>.py`` (method registry);
+- ``/sim/...`` → ``tgfake/sim/<concern>.py`` (person, inspect, control);
+- ``/v1/...`` and ``/sim/llm/...`` → ``llmstub`` (only with a model).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+from tgfake import errors
+from tgfake.clock import Clock
+from tgfake.errors import SimError
+from tgfake.keys import STAND
+from tgfake.options import Options
+from tgfake.sim import register_sim
+from tgfake.stand import Stand
+from tgfake.wire import envelope_response, read_params, sim_json
+
+if TYPE_CHECKING:
+    from llmstub import Model
+
+MAX_BODY = 64 << 20  # a 50 MiB document plus multipart overhead
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def sim_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Sim refusals become ``{"error": ...}`` with their status; nothing a client sends becomes a 500."""
+    try:
+        return await handler(request)
+    except SimError as exc:
+        return sim_json({"error": exc.message}, status=exc.status)
+
+
+def not_found() -> web.Response:
+    return envelope_response(404, {"ok": False, "error_code": 404, "description": errors.NOT_FOUND})
+
+
+async def bot_api(request: web.Request) -> web.StreamResponse:
+    """``/bot<token>/<method>``, any HTTP verb; every other unmatched path gets the Bot API 404 envelope."""
+    path = request.path
+    if not path.startswith("/bot") or "/" not in path[4:]:
+        return not_found()
+    token, method = path[4:].split("/", 1)
+    method = method.removesuffix("/")
+    if not method:
+        return not_found()
+    params = await read_params(request)
+    status, envelope = await request.app[STAND].call(token, method, params)
+    return envelope_response(status, envelope)
+
+
+async def _release_polls(app: web.Application) -> None:
+    """On shutdown, held getUpdates answer at once with what they have, before the graceful stop."""
+    app[STAND].close()
+
+
+def create_app(
+    options: Options | None = None,
+    *,
+    model: Model | None = None,
+    clock: Clock | None = None,
+    stand: Stand | None = None,
+) -> web.Application:
+    """A stand on its own aiohttp app; with ``model`` the scripted model shares the origin and the reset."""
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[sim_errors])
+    app[STAND] = stand or Stand(options, clock)
+    register_sim(app)
+    if model is not None:
+        model.register(app)
+        app[STAND].reset_hooks.append(model.reset)
+    app.on_shutdown.append(_release_polls)
+    app.router.add_route("*", "/{tail:.*}", bot_api)
+    return app

@@ -1,0 +1,8 @@
+"""The fake Bot API: importing this package registers every method module in the one registry."""
+
+from __future__ import annotations
+
+from tgfake.botapi import bot, messages
+from tgfake.botapi.registry import bot_method, lookup, method_names
+
+__all__ = ["bot", "bot_method", "lookup", "messages", "method_names"]

@@ -1,0 +1,87 @@
+"""The bot itself and its updates: getMe, getUpdates, commands, webhook stubs, answerCallbackQuery."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from tgfake import errors
+from tgfake.botapi.registry import bot_method
+from tgfake.chats import CallbackAnswer
+from tgfake.errors import bad_request
+from tgfake.params import Params, parse_int
+
+if TYPE_CHECKING:
+    from tgfake.stand import Stand
+
+
+@bot_method("getMe")
+async def get_me(stand: Stand, p: Params) -> Any:
+    return stand.get_me()
+
+
+@bot_method("getUpdates")
+async def get_updates(stand: Stand, p: Params) -> Any:
+    """Long polling: ``allowed_updates`` is checked before anything else; the offset confirms at the start."""
+    raw = p.get("allowed_updates")
+    if raw is not None and raw.strip() not in ("", "null"):
+        try:
+            kinds = json.loads(raw)
+        except ValueError:
+            kinds = None
+        if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
+            raise bad_request(errors.ALLOWED_UPDATES_BAD)
+        stand.set_allowed_updates(kinds)
+    timeout = parse_int(p.text("timeout")) or 0
+    return await stand.get_updates(p.int_or_zero("offset"), p.int_or_zero("limit"), max(timeout, 0))
+
+
+@bot_method("setMyCommands")
+async def set_my_commands(stand: Stand, p: Params) -> Any:
+    """One global list; ``scope`` and ``language_code`` are ignored, the literal ``null`` clears it."""
+    try:
+        commands = p.json("commands")
+    except ValueError:
+        raise bad_request(errors.COMMANDS_BAD) from None
+    if commands is None:
+        commands = []
+    if not isinstance(commands, list):
+        raise bad_request(errors.COMMANDS_BAD)
+    stand.world.commands = commands
+    return True
+
+
+@bot_method("getMyCommands")
+async def get_my_commands(stand: Stand, p: Params) -> Any:
+    return stand.world.commands
+
+
+@bot_method("deleteWebhook")
+async def delete_webhook(stand: Stand, p: Params) -> Any:
+    return True
+
+
+@bot_method("getWebhookInfo")
+async def get_webhook_info(stand: Stand, p: Params) -> Any:
+    allowed = list(stand.allowed_updates) if stand.allowed_updates is not None else None
+    return {
+        "allowed_updates": allowed,
+        "has_custom_certificate": False,
+        "pending_update_count": len(stand.world.pending),
+        "url": "",
+    }
+
+
+@bot_method("answerCallbackQuery")
+async def answer_callback_query(stand: Stand, p: Params) -> Any:
+    """Each query is answered once; the id is then forgotten (as are ids minted before a reset)."""
+    query_id = p.text("callback_query_id")
+    if not query_id:
+        raise bad_request(errors.CALLBACK_ID_EMPTY)
+    cid = stand.world.callback_queries.pop(query_id, None)
+    if cid is None:
+        raise bad_request(errors.QUERY_TOO_OLD)
+    chat = stand.chat(cid)
+    if chat is not None:
+        chat.callbacks.append(CallbackAnswer(id=query_id, text=p.text("text"), show_alert=p.flag("show_alert")))
+    return True

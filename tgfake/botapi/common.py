@@ -1,0 +1,81 @@
+"""Checks shared by several methods: chat ids, text limits, reply targets, the message being edited."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from tgfake import errors
+from tgfake.chats import Chat, StoredMessage
+from tgfake.errors import bad_request
+from tgfake.params import Params, parse_int
+
+if TYPE_CHECKING:
+    from tgfake.stand import Stand
+
+MAX_TEXT = 4096  # code points
+MAX_CAPTION = 1024  # code points
+
+
+def chat_id(p: Params) -> int:
+    """``chat_id`` must be a non-zero integer; ``@username`` and garbage read as empty, as Telegram words it."""
+    value = parse_int(p.text("chat_id"))
+    if not value:
+        raise bad_request(errors.CHAT_ID_EMPTY)
+    return value
+
+
+def check_text(text: str | None) -> str:
+    """Message text is 1..4096 code points; whitespace-only text is accepted."""
+    if not text:
+        raise bad_request(errors.TEXT_EMPTY)
+    if len(text) > MAX_TEXT:
+        raise bad_request(errors.TEXT_TOO_LONG)
+    return text
+
+
+def check_caption(caption: str) -> str:
+    if len(caption) > MAX_CAPTION:
+        raise bad_request(errors.CAPTION_TOO_LONG)
+    return caption
+
+
+def reply_target(p: Params, chat: Chat) -> int | None:
+    """The message a send quotes: ``reply_parameters`` first, else ``reply_to_message_id``.
+
+    A missing or deleted target is refused unless ``allow_sending_without_reply``, then the send is unthreaded.
+    """
+    raw = p.get("reply_parameters")
+    if raw:
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            obj = None
+        if not isinstance(obj, dict):
+            raise bad_request(errors.REPLY_PARAMS_BAD)
+        mid = obj.get("message_id")
+        target_id = mid if isinstance(mid, int) and not isinstance(mid, bool) else 0
+        allow = obj.get("allow_sending_without_reply") is True
+    else:
+        target_id = parse_int(p.text("reply_to_message_id")) or 0
+        allow = p.flag("allow_sending_without_reply")
+    if not target_id:
+        return None
+    if chat.live(target_id) is None:
+        if allow:
+            return None
+        raise bad_request(errors.REPLY_NOT_FOUND)
+    return target_id
+
+
+def own_message(stand: Stand, p: Params) -> tuple[Chat, StoredMessage]:
+    """The bot's live message named by ``chat_id`` + ``message_id``, as edits need it."""
+    cid = chat_id(p)
+    chat = stand.chat(cid)
+    mid = parse_int(p.text("message_id")) or 0
+    msg = chat.live(mid) if chat is not None else None
+    if chat is None or msg is None:
+        raise bad_request(errors.EDIT_NOT_FOUND)
+    if not msg.from_bot:
+        raise bad_request(errors.CANT_EDIT)
+    return chat, msg

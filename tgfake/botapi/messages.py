@@ -1,0 +1,82 @@
+"""Text messages: sendMessage, editMessageText, editMessageReplyMarkup, deleteMessage, sendChatAction."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tgfake import errors
+from tgfake.botapi.common import chat_id, check_text, own_message, reply_target
+from tgfake.botapi.keyboards import parse_inline_keyboard, same_keyboard
+from tgfake.botapi.registry import bot_method
+from tgfake.chats import StoredMessage
+from tgfake.errors import bad_request
+from tgfake.params import Params, parse_int
+
+if TYPE_CHECKING:
+    from tgfake.stand import Stand
+
+
+@bot_method("sendMessage")
+async def send_message(stand: Stand, p: Params) -> Any:
+    cid = chat_id(p)
+    text = check_text(p.get("text"))
+    keyboard = parse_inline_keyboard(p.get("reply_markup"), stand.chat_type(cid))
+    chat = stand.chat_for_send(cid)
+    reply_to = reply_target(p, chat)
+    msg = chat.add(
+        StoredMessage(
+            message_id=chat.mint_message_id(),
+            date=stand.unix_now(),
+            from_bot=True,
+            text=text,
+            parse_mode=p.text("parse_mode"),
+            reply_to=reply_to,
+            keyboard=keyboard,
+        )
+    )
+    return stand.message_json(chat, msg)
+
+
+@bot_method("editMessageText")
+async def edit_message_text(stand: Stand, p: Params) -> Any:
+    chat, msg = own_message(stand, p)
+    text = check_text(p.get("text"))
+    keyboard = parse_inline_keyboard(p.get("reply_markup"), chat.type)
+    if text == msg.text and same_keyboard(keyboard, msg.keyboard):
+        raise bad_request(errors.NOT_MODIFIED)
+    msg.text = text
+    msg.keyboard = keyboard
+    msg.parse_mode = p.text("parse_mode")
+    msg.edit_date = stand.unix_now()
+    return stand.message_json(chat, msg)
+
+
+@bot_method("editMessageReplyMarkup")
+async def edit_message_reply_markup(stand: Stand, p: Params) -> Any:
+    chat, msg = own_message(stand, p)
+    keyboard = parse_inline_keyboard(p.get("reply_markup"), chat.type)
+    if same_keyboard(keyboard, msg.keyboard):
+        raise bad_request(errors.NOT_MODIFIED)
+    msg.keyboard = keyboard
+    msg.edit_date = stand.unix_now()
+    return stand.message_json(chat, msg)
+
+
+@bot_method("deleteMessage")
+async def delete_message(stand: Stand, p: Params) -> Any:
+    """Works on the bot's and the person's messages; the message is flagged, not removed, so history stays."""
+    cid = chat_id(p)
+    chat = stand.chat(cid)
+    msg = chat.live(parse_int(p.text("message_id")) or 0) if chat is not None else None
+    if msg is None:
+        raise bad_request(errors.DELETE_NOT_FOUND)
+    msg.deleted = True
+    return True
+
+
+@bot_method("sendChatAction")
+async def send_chat_action(stand: Stand, p: Params) -> Any:
+    """Shows "typing" for five seconds of the stand's clock (the action's kind is only recorded)."""
+    chat = stand.chat_for_send(chat_id(p))
+    chat.typing_at = stand.now()
+    return True

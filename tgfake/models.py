@@ -1,0 +1,49 @@
+"""Request bodies of the simulation API, validated with pydantic so a bad field is named in the 400 answer."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+
+class SimBody(BaseModel):
+    """Unknown fields are ignored (as the reference stand's decoder does); known ones are typed strictly."""
+
+    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
+
+
+class MessageIn(SimBody):
+    """``POST /sim/message``: the person sends a text message."""
+
+    text: str = ""
+    user_id: int = 0
+    username: str = ""
+    first_name: str = ""
+    chat_type: str = ""
+    chat_id: int = 0
+    chat_title: str = ""
+    reply_to_message_id: int = 0
+    mention: bool = False
+
+
+class CallbackIn(SimBody):
+    """``POST /sim/callback``: the person taps an inline button, by label or by data."""
+
+    label: str = ""
+    data: str = ""
+    message_id: int = 0
+    chat_id: int = 0
+    user_id: int = 0
+    username: str = ""
+    first_name: str = ""
+
+
+class FaultIn(SimBody):
+    """``POST /sim/fault``: schedule (or with ``clear``, remove) one fault."""
+
+    method: str = ""
+    code: int = 0
+    description: str = ""
+    retry_after: int = 0
+    times: int = 0
+    contains: str = ""
+    clear: bool = False

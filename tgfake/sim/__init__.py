@@ -1,0 +1,14 @@
+"""The simulation API under ``/sim/``: one module per concern, each with a ``routes`` table."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from tgfake.sim import control, inspect, person
+
+ROUTE_TABLES = (person.routes, inspect.routes, control.routes)
+
+
+def register_sim(app: web.Application) -> None:
+    for table in ROUTE_TABLES:
+        app.router.add_routes(table)

@@ -1,0 +1,56 @@
+"""Shared edge of the sim routes: reading a JSON body into a pydantic model, and the error answer."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from aiohttp import web
+from pydantic import BaseModel, ValidationError
+
+from tgfake.errors import SimError
+from tgfake.keys import STAND
+from tgfake.stand import Stand
+
+MAX_SIM_BODY = 1 << 20
+M = TypeVar("M", bound=BaseModel)
+
+
+def stand_of(request: web.Request) -> Stand:
+    return request.app[STAND]
+
+
+async def read_body(request: web.Request, model: type[M]) -> M:
+    """Decode the body as ``model``; any problem is a 400 naming it (``invalid JSON body: ...``)."""
+    body = await request.content.read(MAX_SIM_BODY + 1)
+    if len(body) > MAX_SIM_BODY:
+        raise SimError(413, "request body is larger than 1 MB")
+    if not body.strip():
+        raise SimError(400, "invalid JSON body: EOF")
+    try:
+        return model.model_validate_json(body)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        reason = first["msg"]
+        detail = f"{where}: {reason}" if where else reason
+        raise SimError(400, f"invalid JSON body: {detail}") from None
+
+
+def query_int(request: web.Request, name: str, default: int = 0) -> int:
+    raw = request.query.get(name, "")
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise SimError(400, f"{name} must be an integer") from None
+
+
+def query_float(request: web.Request, name: str, default: float) -> float:
+    raw = request.query.get(name, "")
+    if not raw:
+        return default
+    try:
+        return float(raw.removesuffix("s"))
+    except ValueError:
+        raise SimError(400, f"{name} must be a number of seconds") from None

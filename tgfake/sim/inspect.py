@@ -1,0 +1,73 @@
+"""What the bot did: outbox, server-held waits, chats and transcripts, the stand's state."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from tgfake.errors import SimError
+from tgfake.sim.common import query_float, query_int, stand_of
+from tgfake.wire import sim_json
+
+routes = web.RouteTableDef()
+
+MAX_WAIT = 60.0
+
+
+@routes.get("/sim/outbox")
+async def outbox(request: web.Request) -> web.Response:
+    stand = stand_of(request)
+    calls = stand.calls(request.query.get("method", ""), query_int(request, "since"))
+    return sim_json({"calls": [c.json() for c in calls]})
+
+
+@routes.get("/sim/outbox/count")
+async def outbox_count(request: web.Request) -> web.Response:
+    return sim_json({"count": len(stand_of(request).calls(request.query.get("method", "")))})
+
+
+@routes.get("/sim/wait")
+async def wait(request: web.Request) -> web.Response:
+    """Hold until the outbox has ``count`` calls of ``method`` (after ``since``), so tests never poll in a loop.
+
+    ``?polling=1`` instead holds until the bot has a getUpdates waiting, i.e. it has handled everything so far.
+    """
+    method = request.query.get("method", "")
+    count = query_int(request, "count", 1)
+    timeout = query_float(request, "timeout", 5.0)
+    if not 0 <= timeout <= MAX_WAIT:
+        raise SimError(400, f"timeout must be between 0 and {MAX_WAIT:g} seconds")
+    if request.query.get("polling") in ("1", "true"):
+        if not await stand_of(request).wait_polling(timeout):
+            raise SimError(408, f"timed out after {timeout:g}s waiting for the bot to poll")
+        return sim_json({"polling": True})
+    calls = await stand_of(request).wait_calls(method, count, timeout, query_int(request, "since"))
+    if len(calls) < count:
+        what = f"{method} calls" if method else "calls"
+        raise SimError(408, f"timed out after {timeout:g}s waiting for {count} {what} (saw {len(calls)})")
+    return sim_json({"calls": [c.json() for c in calls], "count": len(calls)})
+
+
+def _chat_id(request: web.Request) -> int:
+    try:
+        return int(request.match_info["id"])
+    except ValueError:
+        raise SimError(400, "chat id must be an integer") from None
+
+
+@routes.get("/sim/chat/{id}")
+async def chat(request: web.Request) -> web.Response:
+    stand = stand_of(request)
+    cid = _chat_id(request)
+    if request.query.get("format") == "text":
+        return web.Response(text=stand.chat_text(cid), content_type="text/plain", charset="utf-8")
+    return sim_json(stand.chat_view(cid))
+
+
+@routes.get("/sim/chats")
+async def chats(request: web.Request) -> web.Response:
+    return sim_json({"chats": stand_of(request).chat_summaries()})
+
+
+@routes.get("/sim/state")
+async def state(request: web.Request) -> web.Response:
+    return sim_json(stand_of(request).state())
