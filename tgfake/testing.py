@@ -267,6 +267,12 @@ class _Core:
         self.last_tap: tuple[int, str, int] | None = None  # chat, callback query id, message id
         self.cursor: dict[int, int] = {}
 
+    def forget(self) -> None:
+        """Drop what the client knows of the conversation (after a reset, or on another stand)."""
+        self.last_chat = None
+        self.last_tap = None
+        self.cursor.clear()
+
     # -- plumbing
 
     @staticmethod
@@ -327,9 +333,7 @@ class _Core:
         data: str | None,
     ) -> _Op[Sent]:
         who = person(user)
-        chat_id = (
-            chat if chat is not None else (self.last_chat if self.last_chat is not None else who.user_id)
-        )
+        chat_id = chat if chat is not None else (self.last_chat if self.last_chat is not None else who.user_id)
         body: dict[str, Any] = {"chat_id": chat_id, "user_id": who.user_id}
         if who.username:
             body["username"] = who.username
@@ -383,9 +387,7 @@ class _Core:
 
     def reset(self) -> _Op[None]:
         yield from self._do(_Req("POST", "/sim/reset"))
-        self.last_chat = None
-        self.last_tap = None
-        self.cursor.clear()
+        self.forget()
 
     def fault(
         self,
@@ -520,9 +522,7 @@ class _Core:
             m = yield from self.next_reply(chat_id)
             if m is not None:
                 evidence = yield from self.evidence(chat_id)
-                raise AssertionError(
-                    f"the bot sent a further message: [{m.message_id}] {m.body!r}\n{evidence}"
-                )
+                raise AssertionError(f"the bot sent a further message: [{m.message_id}] {m.body!r}\n{evidence}")
             new = yield from self._next_call(mark, deadline)
             if new is None:
                 return
@@ -753,6 +753,12 @@ class StandClient:
         self._driver = _SyncDriver(self.url)
         self.model = ModelClient(self._core, self._driver)
 
+    def retarget(self, url: str) -> None:
+        """Talk to another stand from now on (a test that switched to a stand of its own)."""
+        self.url = url.rstrip("/")
+        self._driver.base = self.url
+        self._core.forget()
+
     # addresses to give a bot
     @property
     def bot_api_url(self) -> str:
@@ -945,7 +951,7 @@ class AsyncStandClient:
         chat: int | None = None,
         text: str | None = None,
         containing: str | None = None,
-        timeout: float | None = None,  # noqa: ASYNC109 - a deadline the stand holds the wait to
+        timeout: float | None = None,
     ) -> ChatMessage:
         return await self._driver.run(self._core.wait_for_reply(chat, text, containing, timeout))
 
@@ -955,7 +961,7 @@ class AsyncStandClient:
         *,
         containing: str | None = None,
         chat: int | None = None,
-        timeout: float | None = None,  # noqa: ASYNC109 - a deadline the stand holds the wait to
+        timeout: float | None = None,
     ) -> ChatMessage:
         return await self.wait_for_reply(chat=chat, text=text, containing=containing, timeout=timeout)
 
@@ -967,7 +973,7 @@ class AsyncStandClient:
         method: str | None = None,
         count: int = 1,
         *,
-        timeout: float | None = None,  # noqa: ASYNC109 - a deadline the stand holds the wait to
+        timeout: float | None = None,
         since: int | None = None,
         strict: bool = True,
     ) -> list[Call]:
@@ -1001,9 +1007,7 @@ class AsyncStandClient:
         times: int | None = None,
         contains: str | None = None,
     ) -> list[dict[str, Any]]:
-        return await self._driver.run(
-            self._core.fault(method, code, description, retry_after, times, contains)
-        )
+        return await self._driver.run(self._core.fault(method, code, description, retry_after, times, contains))
 
     async def clear_faults(self, method: str | None = None) -> None:
         await self._driver.run(self._core.clear_fault(method))
@@ -1026,9 +1030,7 @@ class ThreadedStand:
     thread is blocked in a sync step, which is why it cannot share pytest-asyncio's loop.
     """
 
-    def __init__(
-        self, options: Any = None, *, model: Any = None, host: str = "127.0.0.1", port: int = 0
-    ) -> None:
+    def __init__(self, options: Any = None, *, model: Any = None, host: str = "127.0.0.1", port: int = 0) -> None:
         self.options = options
         self.model = model
         self.host = host
@@ -1193,9 +1195,7 @@ class BotProcess:
             if client.wait_call(None, 1, timeout=min(remaining, 1.0), since=since, strict=False):
                 return
         code = self.returncode
-        why = (
-            f"exited with status {code}" if code is not None else f"made no Bot API call within {timeout:g} s"
-        )
+        why = f"exited with status {code}" if code is not None else f"made no Bot API call within {timeout:g} s"
         raise AssertionError(f"the bot {self.name} {why}; its output:\n{self.output()}")
 
     def stop(self, timeout: float = 5.0) -> int | None:
