@@ -21,6 +21,7 @@ Given
   the bot "python my_bot.py" is running
 When
   alice sends "hello"                        (``in the group``; ``, mentioning the bot``)
+  alice sent "/start" and got a reply         (a Given: the reply is consumed, whatever it says)
   alice taps "Ping"
 Then
   the bot replies "text"
@@ -34,6 +35,8 @@ Then
   the model was called 2 times
   the model was called with a system prompt containing "text"
   the model was called with a message containing "text"
+  the model was last called with a message containing "text"
+  the model answered with status 429 once
   the model called the tool "get_weather"
   the outbox has 2 sendMessage calls with status 429
   the bot sent no further message
@@ -180,6 +183,12 @@ def named_bot_is_running(
 )
 def person_sends(tgfake: StandClient, who: str, text: str, group: str | None, mention: str | None) -> None:
     tgfake.send(_unquote(text), user=who, chat="group" if group else None, mention=bool(mention))
+
+
+@given(parsers.re(r"(?P<who>[A-Za-z][\w-]*) sent " + _QUOTED + r" and got a reply"))
+def person_sent_and_got_reply(tgfake: StandClient, who: str, text: str) -> None:
+    tgfake.send(_unquote(text), user=who)
+    tgfake.wait_for_reply()
 
 
 @when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) taps " + _QUOTED))
@@ -335,6 +344,23 @@ def model_message(tgfake: StandClient, text: str) -> None:
             if want in (content if isinstance(content, str) else json.dumps(content)):
                 return
     raise _fail(tgfake, f"no model call carried a message containing {want!r}")
+
+
+@then(parsers.re(r"the model was last called with a message containing " + _QUOTED))
+def model_last_message(tgfake: StandClient, text: str) -> None:
+    want = _unquote(text)
+    last = _model_entries(tgfake)[-1]
+    contents = [m.get("content") for m in last.get("messages") or [] if isinstance(m, dict)]
+    if not any(want in (c if isinstance(c, str) else json.dumps(c)) for c in contents):
+        raise _fail(tgfake, f"the model's last call carried no message containing {want!r}: {contents!r}")
+
+
+@then(parsers.re(r"the model answered with status (?P<status>\d{3}) (?P<times>once|twice|\d+ times)"))
+def model_answered_status(tgfake: StandClient, status: str, times: str) -> None:
+    n = _TIMES.get(times) or int(times.split()[0])
+    got = [e for e in tgfake.model.log() if int(e.get("status", 0)) == int(status)]
+    if len(got) != n:
+        raise _fail(tgfake, f"the model answered {status} {len(got)} times, expected {n}")
 
 
 @then(parsers.re(r'the model called the tool "(?P<name>[^"]+)"'))
