@@ -350,6 +350,13 @@ class Stand:
         want = method.lower()
         return [c for c in self.world.calls if c.seq > since and (not want or c.method.lower() == want)]
 
+    def chats(self) -> list[dict[str, Any]]:
+        return self.chat_summaries()
+
+    async def wait_call(self, method: str, count: int = 1, timeout: float = 5.0) -> list[Call]:
+        """The in-process twin of ``GET /sim/wait``: the matching calls once there are ``count`` of them."""
+        return await self.wait_calls(method, count, timeout)
+
     async def wait_calls(self, method: str, count: int, timeout: float, since: int = 0) -> list[Call]:
         """Hold until at least ``count`` matching calls are recorded or the deadline passes; returns the matches."""
         loop = asyncio.get_running_loop()
@@ -415,6 +422,10 @@ class Stand:
         return status, envelope
 
     # --- views ---------------------------------------------------------------------------------------------------
+    def view(self, chat_id: int) -> ChatView:
+        """A chat as tests read it: ``.json()`` (the sim view), ``.text()`` (the transcript), ``.find_button()``."""
+        return ChatView(self, chat_id)
+
     def chat_view(self, chat_id: int) -> dict[str, Any]:
         """A chat as ``GET /sim/chat/{id}`` shows it; an unknown chat is an empty view typed by its id's sign."""
         chat = self.world.chats.get(chat_id) or Chat(id=chat_id, type=type_for_id(chat_id))
@@ -462,6 +473,24 @@ class Stand:
             "next_update_id": self.next_update_id,
             "pending_updates": len(self.world.pending),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class ChatView:
+    """A read-only window on one chat (the in-process twin of ``GET /sim/chat/{id}``)."""
+
+    stand: Stand
+    chat_id: int
+
+    def json(self) -> dict[str, Any]:
+        return self.stand.chat_view(self.chat_id)
+
+    def text(self) -> str:
+        return self.stand.chat_text(self.chat_id)
+
+    def find_button(self, label: str) -> tuple[StoredMessage, Any] | None:
+        chat = self.stand.chat(self.chat_id)
+        return chat.find_button(label) if chat is not None else None
 
 
 def error_envelope(exc: TelegramError) -> dict[str, Any]:

@@ -1,0 +1,22 @@
+"""The docs stay true to the code: every served method has its section in docs/bot-api.md, and no other."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tgfake.botapi import method_names
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_method_is_documented() -> None:
+    text = (ROOT / "docs" / "bot-api.md").read_text()
+    documented = sorted(re.findall(r"^### (\w+)$", text, flags=re.MULTILINE))
+    assert documented == method_names()
+
+
+def test_readme_opens_with_the_two_commands() -> None:
+    text = (ROOT / "README.md").read_text()
+    block = text.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    assert block == ["pip install . && tgfake", "pip install -e '.[test]' && python -m pytest"]
