@@ -66,6 +66,9 @@ DEFAULT_TIMEOUT = 10.0
 QUIET_PERIOD = 0.5
 """How long ``expect_no_reply`` watches for a message that should not come."""
 
+SETTLE = 2.0
+"""How long a reply with the wrong text must stay unchanged (the bot making no call) before a wait fails."""
+
 REPLY_METHODS = frozenset(
     {"sendmessage", "sendphoto", "senddocument", "sendrichmessage", "editmessagetext", "deletemessage"}
 )
@@ -441,8 +444,9 @@ class _Core:
             raise AssertionError(f"{got.get('error', 'timed out')}\n{evidence}")
         return [Call.from_json(c) for c in got.get("calls") or []]
 
-    def _next_call(self, since: int, deadline: float) -> _Op[int | None]:
-        """Park until the bot makes any call after ``since``; the new high mark, or None at the deadline."""
+    def _next_call(self, since: int, deadline: float) -> _Op[tuple[int, bool] | None]:
+        """Park until the bot makes any call after ``since``: the new high mark and whether every new
+        call was a getUpdates (an idle bot's poll); None at the deadline."""
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return None
@@ -452,29 +456,45 @@ class _Core:
         got = self._check(req, resp)
         if resp.status == 408:
             return None
-        seqs = [int(c.get("seq", 0)) for c in got.get("calls") or []]
-        return max([since, *seqs]) if seqs else None
+        calls = got.get("calls") or []
+        if not calls:
+            return None
+        polls = all(str(c.get("method", "")).lower() == "getupdates" for c in calls)
+        return max([since, *(int(c.get("seq", 0)) for c in calls)]), polls
 
-    def wait_until(self, check: Callable[[], _Op[T | None]], timeout: float | None, what: str) -> _Op[T]:
+    def wait_until(
+        self,
+        check: Callable[[], _Op[T | None]],
+        timeout: float | None,
+        what: str,
+        wrong: Callable[[], bool] | None = None,
+    ) -> _Op[T]:
         """Re-run ``check`` after every call the bot makes until it returns something; fail at the deadline.
 
         The high mark is read before each check, so a call landing between the check and the wait
-        wakes the wait at once instead of being missed.
+        wakes the wait at once instead of being missed. When ``wrong()`` says the bot already did
+        something else (a reply with other text), the wait fails once the bot has been quiet for
+        ``SETTLE`` seconds, instead of at the deadline: a bot still streaming keeps making calls.
         """
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        settle: float | None = None  # when a wrong answer, unchanged, stops the wait
         mark = yield from self.count(None)
         while True:
             got = yield from check()
             if got is not None:
                 return got
-            new = yield from self._next_call(mark, deadline)
+            wrong_now = wrong is not None and wrong()
+            settle = (settle or time.monotonic() + SETTLE) if wrong_now else None
+            new = yield from self._next_call(mark, min(deadline, settle or deadline))
             if new is None:
                 got = yield from check()
                 if got is not None:
                     return got
                 evidence = yield from self.evidence(None)
                 raise AssertionError(f"timed out waiting for {what}\n{evidence}")
-            mark = new
+            mark, polls = new
+            if not polls:
+                settle = None  # the bot is doing something: it may still be getting there
 
     def next_reply(self, chat: int | None) -> _Op[ChatMessage | None]:
         chat_id = self.chat_for(chat)
@@ -493,11 +513,14 @@ class _Core:
         A bot that streams by editing its message is waited for until the edits reach the text.
         """
         chat_id = self.chat_for(chat)
+        seen: list[ChatMessage] = []
 
         def check() -> _Op[ChatMessage | None]:
+            seen.clear()
             m = yield from self.next_reply(chat_id)
             if m is None:
                 return None
+            seen.append(m)
             if text is not None and m.body != text:
                 return None
             if containing is not None and containing not in m.body:
@@ -509,7 +532,7 @@ class _Core:
             want += f" to read {text!r}"
         if containing is not None:
             want += f" to contain {containing!r}"
-        found = yield from self.wait_until(check, timeout, f"{want} in chat {chat_id}")
+        found = yield from self.wait_until(check, timeout, f"{want} in chat {chat_id}", wrong=lambda: bool(seen))
         self.cursor[chat_id] = found.message_id
         return found
 
@@ -530,7 +553,7 @@ class _Core:
             new = yield from self._next_call(mark, deadline)
             if new is None:
                 return
-            mark = new
+            mark = new[0]
 
     def evidence(self, chat: int | None) -> _Op[str]:
         """The transcript and the tail of the outbox, for failure messages."""
