@@ -39,7 +39,7 @@ def services() -> dict[str, dict[str, Any]]:
 
 
 def dockerfile_entrypoint(path: Path, stage: str) -> list[str]:
-    """The exec-form ENTRYPOINT of one ``FROM ... AS <stage>`` section of a Dockerfile."""
+    """The exec-form ENTRYPOINT of one ``FROM ... AS <stage>`` section of a Dockerfile ([] when none)."""
     current = None
     for line in path.read_text().splitlines():
         words = line.split()
@@ -49,7 +49,7 @@ def dockerfile_entrypoint(path: Path, stage: str) -> list[str]:
             value = json.loads(line.split(None, 1)[1])
             assert isinstance(value, list), "ENTRYPOINT must be exec form"
             return [str(v) for v in value]
-    raise AssertionError(f"no ENTRYPOINT in stage {stage!r} of {path}")
+    return []
 
 
 @dataclass
@@ -111,7 +111,11 @@ class LocalStand:
         os.close(fd)
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
-                argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
+                argv,
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                stdin=subprocess.DEVNULL,
                 env={**os.environ, "PYTHONUNBUFFERED": "1", **service.environment},
             )
         assert self.proc.stdout is not None
