@@ -18,7 +18,7 @@ from tgfake.stand import Stand
 
 # The pytest plugin and the Gherkin steps, loaded here (pytest only reads pytest_plugins in the top-level
 # conftest); addopts has -p no:tgfake so an installed copy's entry point does not register it twice.
-pytest_plugins = ["tgfake.pytest_plugin", "tgfake.bdd"]
+pytest_plugins = ["pytester", "tgfake.pytest_plugin", "tgfake.bdd"]
 
 
 class Wire:

@@ -66,6 +66,9 @@ DEFAULT_TIMEOUT = 10.0
 QUIET_PERIOD = 0.5
 """How long ``expect_no_reply`` watches for a message that should not come."""
 
+POLL_GRACE = 1.0
+"""How long ``expect_no_reply`` first waits for the bot to poll again (it has then taken the update)."""
+
 SETTLE = 2.0
 """How long a reply with the wrong text must stay unchanged (the bot making no call) before a wait fails."""
 
@@ -239,6 +242,7 @@ class _Req:
     raw_body: bytes | None = None
     accept: tuple[int, ...] = (200,)
     timeout: float = 30.0
+    text: bool = False  # the answer is text, not JSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +290,8 @@ class _Core:
             except (ValueError, AttributeError):
                 msg = resp.text
             raise SimAPIError(resp.status, msg.strip(), req.path)
+        if req.text:
+            return resp.text
         try:
             return resp.json()
         except ValueError:
@@ -379,7 +385,7 @@ class _Core:
         return [ChatMessage.from_json(m) for m in view.get("messages") or []]
 
     def transcript(self, chat: int | None) -> _Op[str]:
-        got = yield from self._do(_Req("GET", f"/sim/chat/{self.chat_for(chat)}", query={"format": "text"}))
+        got = yield from self._do(_Req("GET", f"/sim/chat/{self.chat_for(chat)}", query={"format": "text"}, text=True))
         return str(got) if not isinstance(got, str) else got
 
     def state(self) -> _Op[dict[str, Any]]:
@@ -541,8 +547,8 @@ class _Core:
         chat_id = self.chat_for(chat)
         # first let the bot take what it was sent: the stand answers once a getUpdates is held again
         # (a stand without ?polling answers 400, and the quiet window alone has to do)
-        q = {"polling": "1", "timeout": _fmt_seconds(self.timeout)}
-        yield _Req("GET", "/sim/wait", query=q, accept=(200, 400, 408), timeout=self.timeout + 10)
+        q = {"polling": "1", "timeout": _fmt_seconds(POLL_GRACE)}
+        yield _Req("GET", "/sim/wait", query=q, accept=(200, 400, 408), timeout=POLL_GRACE + 10)
         deadline = time.monotonic() + within
         mark = yield from self.count(None)
         while True:
