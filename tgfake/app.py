@@ -17,6 +17,7 @@ from tgfake.clock import Clock
 from tgfake.errors import SimError
 from tgfake.keys import STAND
 from tgfake.options import Options
+from tgfake.page import register_page
 from tgfake.sim import register_sim
 from tgfake.stand import Stand
 from tgfake.wire import envelope_response, read_params, sim_json
@@ -72,6 +73,7 @@ def create_app(
     app = web.Application(client_max_size=MAX_BODY, middlewares=[sim_errors])
     app[STAND] = stand or Stand(options, clock)
     register_sim(app)
+    register_page(app)
     if model is not None:
         model.register(app)
         app[STAND].reset_hooks.append(model.reset)

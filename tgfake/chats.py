@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tgfake.drafts import Drafts
+
 TYPING_WINDOW = 5.0  # seconds a sendChatAction shows "typing" (shown while strictly less than this)
 
 
@@ -124,6 +126,7 @@ class Chat:
     messages: dict[int, StoredMessage] = field(default_factory=dict)
     typing_at: float | None = None
     callbacks: list[CallbackAnswer] = field(default_factory=list)
+    drafts: Drafts = field(default_factory=Drafts)
 
     def add(self, message: StoredMessage) -> StoredMessage:
         self.messages[message.message_id] = message

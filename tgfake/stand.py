@@ -18,6 +18,7 @@ from tgfake import errors
 from tgfake.chats import (
     Chat,
     Person,
+    StoredFile,
     StoredMessage,
     button_in,
     message_json,
@@ -28,6 +29,7 @@ from tgfake.chats import (
 from tgfake.clock import Clock, SystemClock
 from tgfake.errors import SimError, TelegramError
 from tgfake.faults import Fault, Faults
+from tgfake.menus import MenuButtons
 from tgfake.models import CallbackIn, FaultIn, MessageIn
 from tgfake.options import Options
 from tgfake.params import Params
@@ -91,6 +93,8 @@ class World:
     commands: list[dict[str, Any]] = field(default_factory=list)
     next_cbq: int = 1
     callback_queries: dict[str, int] = field(default_factory=dict)  # unanswered query id -> chat id
+    files: dict[str, StoredFile] = field(default_factory=dict)  # uploads by file id (file_1, ...)
+    menus: MenuButtons = field(default_factory=MenuButtons)
 
 
 class Signal:
@@ -128,6 +132,7 @@ class Stand:
             tuple(self.options.allowed_updates) if self.options.allowed_updates else None
         )
         self.signing_token = self.options.token
+        self.next_query_id = 1  # Mini App query_id tgfake-N, for the life of the process
         self.world = World()
         self.closing = False
         self.held_polls = 0  # getUpdates requests waiting right now: a bot holding one is idle
@@ -434,7 +439,9 @@ class Stand:
             out["title"] = chat.title
         out["typing"] = chat.typing(self.now())
         out["messages"] = [message_view(m) for m in chat.messages.values()]
+        out["drafts"] = [d.json() for d in chat.drafts.current(self.now())]
         out["callbacks"] = [a.json() for a in chat.callbacks]
+        out["menu_button"] = self.world.menus.shown(chat.id, chat.type)
         return out
 
     def chat_text(self, chat_id: int) -> str:
@@ -446,6 +453,8 @@ class Stand:
         for msg in chat.messages.values():
             if not msg.deleted:
                 lines.extend(message_lines(msg))
+        for draft in chat.drafts.current(self.now()):
+            lines.extend(draft.lines())
         if chat.typing(self.now()):
             lines.append("typing…")
         return "".join(line + "\n" for line in lines)
@@ -470,6 +479,7 @@ class Stand:
             "commands": self.world.commands,
             "faults": self.world.faults.list(),
             "held_polls": self.held_polls,
+            "menu_button": self.world.menus.bot_button(),
             "next_update_id": self.next_update_id,
             "pending_updates": len(self.world.pending),
         }

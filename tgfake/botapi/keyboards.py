@@ -2,40 +2,15 @@
 
 from __future__ import annotations
 
-import ipaddress
 import json
 from typing import Any
-from urllib.parse import urlsplit
 
 from tgfake import errors
 from tgfake.chats import Button, Keyboard
 from tgfake.errors import bad_request
+from tgfake.webapp import url_problem
 
 MAX_CALLBACK_DATA_BYTES = 64
-
-
-def url_problem(raw: str) -> str | None:
-    """Why Telegram would not open this Mini App address, or None; only loopback hosts may use plain http."""
-    try:
-        parts = urlsplit(raw.strip())
-        host = parts.hostname or ""
-        _ = parts.port
-    except ValueError:
-        return f"Web App URL '{raw}' is invalid"
-    if parts.scheme not in ("http", "https") or not host:
-        return f"Web App URL '{raw}' is invalid"
-    if parts.scheme == "http" and not is_loopback_host(host):
-        return f"Web App URL '{raw}' is invalid: Only HTTPS links are allowed"
-    return None
-
-
-def is_loopback_host(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def parse_inline_keyboard(raw: str | None, chat_type: str) -> Keyboard | None:

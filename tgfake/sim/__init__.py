@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from tgfake.sim import control, inspect, person
+from tgfake.sim import control, drafts, files, inspect, person, webapp
 
-ROUTE_TABLES = (person.routes, inspect.routes, control.routes)
+ROUTE_TABLES = (person.routes, inspect.routes, control.routes, files.routes, drafts.routes, webapp.routes)
 
 
 def register_sim(app: web.Application) -> None:

@@ -1,0 +1,144 @@
+"""Rich messages and streamed drafts: sendRichMessage, sendRichMessageDraft, sendMessageDraft.
+
+A draft is a preview, not a message (see :mod:`tgfake.drafts`): these methods return ``true`` and
+leave the chat's messages alone; the bot is expected to send the final text with ``sendMessage``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import TYPE_CHECKING, Any
+
+from tgfake import errors
+from tgfake.botapi.common import MAX_TEXT, chat_id, reply_target
+from tgfake.botapi.keyboards import parse_inline_keyboard
+from tgfake.botapi.registry import bot_method
+from tgfake.chats import StoredMessage
+from tgfake.errors import bad_request
+from tgfake.params import Params, parse_int
+
+if TYPE_CHECKING:
+    from tgfake.stand import Stand
+
+RICH_MESSAGE_BAD = "Bad Request: can't parse rich_message JSON object"
+DRAFT_ID_BAD = "Bad Request: draft_id must be a non-zero integer"
+DRAFT_PEER_INVALID = "Bad Request: TEXTDRAFT_PEER_INVALID"  # what Telegram answers for a draft outside a private chat
+
+
+def _rich_message(p: Params) -> dict[str, Any]:
+    """``rich_message`` as an object (JSON ``null`` reads as empty); anything else is refused."""
+    try:
+        obj = p.json("rich_message")
+    except ValueError:
+        raise bad_request(RICH_MESSAGE_BAD) from None
+    if obj is None:
+        obj = {}
+    if not isinstance(obj, dict) or not all(isinstance(obj.get(key), str | None) for key in ("markdown", "html")):
+        raise bad_request(RICH_MESSAGE_BAD)
+    return obj
+
+
+def _draft_id(p: Params) -> int:
+    value = parse_int(p.text("draft_id"))
+    if not value:
+        raise bad_request(DRAFT_ID_BAD)
+    return value
+
+
+@bot_method("sendRichMessage")
+async def send_rich_message(stand: Stand, p: Params) -> Any:
+    """A message whose text is the markdown (else the html), flagged ``rich``; no 4096 limit, keyboards allowed."""
+    cid = chat_id(p)
+    rich = _rich_message(p)
+    text = rich.get("markdown") or rich.get("html") or ""
+    if not text:
+        raise bad_request(RICH_MESSAGE_BAD)
+    keyboard = parse_inline_keyboard(p.get("reply_markup"), stand.chat_type(cid))
+    chat = stand.chat_for_send(cid)
+    reply_to = reply_target(p, chat)
+    msg = chat.add(
+        StoredMessage(
+            message_id=chat.mint_message_id(),
+            date=stand.unix_now(),
+            from_bot=True,
+            text=text,
+            reply_to=reply_to,
+            keyboard=keyboard,
+            rich=True,
+        )
+    )
+    return stand.message_json(chat, msg)
+
+
+@bot_method("sendRichMessageDraft")
+async def send_rich_message_draft(stand: Stand, p: Params) -> Any:
+    """A revision of a rich draft: only its markdown is kept (an html-only draft shows empty text)."""
+    cid = chat_id(p)
+    draft_id = _draft_id(p)
+    rich = _rich_message(p)
+    chat = stand.chat_for_send(cid)
+    chat.drafts.revise(
+        stand.now(),
+        draft_id,
+        kind="rich",
+        text=rich.get("markdown") or "",
+        can_stop=p.flag("can_stop"),
+        keep_on_stop=p.flag("keep_on_stop"),
+        message_thread_id=p.int_or_zero("message_thread_id"),
+    )
+    return True
+
+
+@bot_method("sendMessageDraft")
+async def send_message_draft(stand: Stand, p: Params) -> Any:
+    """Bot API 9.3+: a text preview in a private chat, 0..4096 characters after parsing (empty = "Thinking…").
+
+    ``can_stop`` and ``keep_on_stop`` are honoured as for rich drafts (Telegram's newer docs add them here too).
+    """
+    cid = chat_id(p)
+    if stand.chat_type(cid) != "private":
+        raise bad_request(DRAFT_PEER_INVALID)
+    draft_id = _draft_id(p)
+    text = p.text("text")
+    parse_mode = p.text("parse_mode")
+    if len(visible_text(text, parse_mode)) > MAX_TEXT:
+        raise bad_request(errors.TEXT_TOO_LONG)
+    chat = stand.chat_for_send(cid)
+    chat.drafts.revise(
+        stand.now(),
+        draft_id,
+        kind="text",
+        text=text,
+        parse_mode=parse_mode,
+        can_stop=p.flag("can_stop"),
+        keep_on_stop=p.flag("keep_on_stop"),
+        message_thread_id=p.int_or_zero("message_thread_id"),
+    )
+    return True
+
+
+_TAG = re.compile(r"<[^<>]*>")
+_MD_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_MD_V2_MARKS = re.compile(r"(?<!\\)(?:\|\||__|[*_~`])")
+_MD_MARKS = re.compile(r"[*_`]")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+
+
+def visible_text(text: str, parse_mode: str) -> str:
+    """The text a reader sees once the markup is parsed (for the length limit; markup is not validated).
+
+    HTML loses its tags and entities are decoded; Markdown loses its marks and link targets; anything
+    else is taken as plain text.
+    """
+    mode = parse_mode.strip().lower()
+    if mode == "html":
+        return html.unescape(_TAG.sub("", text))
+    if mode == "markdownv2":
+        return _MD_ESCAPE.sub(r"\1", _MD_V2_MARKS.sub("", _LINK.sub(r"\1", text)))
+    if mode == "markdown":
+        return _MD_MARKS.sub("", _LINK.sub(r"\1", text))
+    return text
+
+
+__all__ = ["send_message_draft", "send_rich_message", "send_rich_message_draft", "visible_text"]
