@@ -191,3 +191,68 @@ def test_the_gherkin_steps_drive_a_bot_named_by_bot_cmd(
     result.stdout.fnmatch_lines(
         ["*timed out waiting for the bot's next message to read 'You said: goodbye'*", "*[[]2] bot: You said: hello*"]
     )
+
+
+def test_the_marker_scripts_the_model_and_the_session_script_comes_back(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import json, urllib.request
+        import pytest
+
+        def ask(url, text):
+            body = json.dumps({"model": "m", "messages": [{"role": "user", "content": text}]}).encode()
+            req = urllib.request.Request(url + "/v1/chat/completions", data=body, method="POST")
+            with urllib.request.urlopen(req) as f:
+                return json.loads(f.read())["choices"][0]["message"]["content"]
+
+        @pytest.mark.tgfake(script=[{"match": "ping", "answer": "pong"}])
+        def test_scripted(tgfake):
+            assert ask(tgfake.url, "ping") == "pong"
+            assert len(tgfake.model.log()) == 1
+
+        def test_script_restored(tgfake):
+            assert ask(tgfake.url, "ping") == "You said: ping"
+
+        @pytest.mark.tgfake(answers=["first", "second"])
+        def test_answers(tgfake):
+            assert [ask(tgfake.url, p) for p in "abc"] == ["first", "second", "first"]
+
+        @pytest.mark.tgfake(mode="echo")
+        def test_echo(tgfake):
+            assert ask(tgfake.url, "hi") == "You said: hi"
+        """
+    )
+    pytester.runpytest(*PLUGIN).assert_outcomes(passed=4)
+
+
+DIALOGBOT = ROOT / "examples/dialogbot/dialogbot.py"
+
+
+def test_the_model_steps_script_the_model_for_a_scenario(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest('pytest_plugins = ["tgfake.pytest_plugin", "tgfake.bdd"]')
+    pytester.makefile(
+        ".feature",
+        model=f"""
+        Feature: A bot on a model
+          Scenario: Canned answers on a stand of the scenario's own
+            Given the model answers "Forty-two.", "Again?"
+            And the bot "python {DIALOGBOT}" is running
+            When alice sends "What is the answer?"
+            Then the bot replies "Forty-two."
+            And the model was called 1 time
+            And the model was called with a system prompt containing "Dialogbot"
+
+          Scenario: A script in the feature
+            Given the stand runs the script:
+              \"\"\"
+              [{{"match": "name", "answer": "I am a script."}}]
+              \"\"\"
+            And the bot "python {DIALOGBOT}" is running
+            When alice sends "What is your name?"
+            Then the bot replies "I am a script."
+            And the model was last called with a message containing "your name"
+            And the bot sent no further message
+        """,
+    )
+    pytester.makepyfile("from pytest_bdd import scenarios\n\nscenarios('model.feature')\n")
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=2)
