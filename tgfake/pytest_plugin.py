@@ -370,6 +370,11 @@ class BotPool:
         bot.wait_ready(client, since=since)
         return bot, True
 
+    def close_for(self, url: str) -> None:
+        """Stop the bots of one stand (a test's private stand, which is going away)."""
+        for key in [k for k in self._bots if k[0] == url]:
+            self._bots.pop(key).close()
+
     def close(self) -> None:
         for bot in self._bots.values():
             bot.close()
@@ -397,7 +402,10 @@ def use_pooled_bot(
     """Start (or reuse) a pooled bot for this test and attach its output to the test's report."""
     handle = stand.handle
     full_env = {**bot_environment(handle.url, token=handle.token), **env}
-    bot, _ = pool.ensure(stand.client, command, full_env, cwd)
+    bot, started = pool.ensure(stand.client, command, full_env, cwd)
+    if started and stand.private is not None:
+        url = handle.url
+        request.addfinalizer(lambda: pool.close_for(url))  # runs before the private stand stops
     _register_bot(request.node, bot)
     offsets = request.node.stash.setdefault(_OFFSETS, {})
     offsets.setdefault(id(bot), bot.output_size())
