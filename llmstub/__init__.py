@@ -1,25 +1,36 @@
-"""llmstub: a scripted OpenAI-compatible model served under /v1 (mounted by ``tgfake --llm``)."""
+"""llmstub: a scripted OpenAI-compatible model served under /v1 (mounted by ``tgfake --llm``).
+
+Mount it on any aiohttp application::
+
+    app = web.Application()
+    Model(ModelOptions(rules=[{"match": "ping", "answer": "pong"}])).register(app)
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from .engine import ChatRequest, Reply, echo_reply
+from .headers import PROFILE_HEADER, check_client_header
+from .journal import LogEntry
+from .model import DEFAULT_MODEL, MODEL_KEY, Model, ModelOptions
+from .rules import LegacyTool, Rule, RulesError, Step, StepToolCall, Usage, load_rules_file, parse_rules
 
-from aiohttp import web
-
-
-class Model:
-    """Placeholder until the scripted model lands."""
-
-    model_id = "tgfake-demo"
-
-    def register(self, app: web.Application) -> None:
-        raise NotImplementedError
-
-    def reset(self) -> None:
-        raise NotImplementedError
-
-    def log(self) -> Any:
-        raise NotImplementedError
-
-
-__all__ = ["Model"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "MODEL_KEY",
+    "PROFILE_HEADER",
+    "ChatRequest",
+    "LegacyTool",
+    "LogEntry",
+    "Model",
+    "ModelOptions",
+    "Reply",
+    "Rule",
+    "RulesError",
+    "Step",
+    "StepToolCall",
+    "Usage",
+    "check_client_header",
+    "echo_reply",
+    "load_rules_file",
+    "parse_rules",
+]

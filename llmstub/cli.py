@@ -1,41 +1,155 @@
-"""Placeholder until the model lands: the command's model flags and Go-style durations."""
+"""The ``--llm-*`` flags of the ``tgfake`` command and the model they build.
+
+Flags are added with ``default=None`` so the command can tell which ones were given (an ``--llm-*``
+flag without ``--llm`` is an error); the real defaults are applied by :func:`model_from_args`.
+Values are checked there too, so every problem is reported as one :class:`ConfigError`.
+"""
 
 from __future__ import annotations
 
 import argparse
 import re
-from typing import Any
 
-_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-_PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
+from .headers import check_client_header
+from .model import DEFAULT_MODEL, Model, ModelOptions
+from .rules import Rule, RulesError, load_rules_file
+
+__all__ = [
+    "DEFAULT_DELAY",
+    "ConfigError",
+    "add_arguments",
+    "given_flags",
+    "model_from_args",
+    "parse_duration",
+]
+
+DEFAULT_DELAY = "50ms"
+
+# (flag, dest) of every flag add_arguments adds, in help order.
+FLAGS = (
+    ("--llm-model", "llm_model"),
+    ("--llm-script", "llm_script"),
+    ("--llm-answer", "llm_answer"),
+    ("--llm-delay", "llm_delay"),
+    ("--llm-chunk-words", "llm_chunk_words"),
+    ("--llm-strip-tag", "llm_strip_tag"),
+    ("--llm-client-header", "llm_client_header"),
+)
 
 
 class ConfigError(Exception):
-    """A model setting the command cannot start with."""
+    """A model configuration the command refuses; the message is printed as ``tgfake: <message>``."""
+
+
+_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+_PART = re.compile(r"(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)")
 
 
 def parse_duration(text: str) -> float:
-    """Seconds from a Go duration (``1s``, ``200ms``, ``1m30s``, ``0``)."""
-    text = text.strip()
-    if text in ("0", "+0", "-0"):
+    """Seconds in a Go-style duration: ``1s``, ``200ms``, ``1m30s``, ``1.5s``, ``500us``, ``0``.
+
+    Raises ``ValueError`` (with Go's message) for anything else, including a number without a unit.
+    """
+    body = text
+    sign = 1.0
+    if body[:1] in ("+", "-"):
+        sign = -1.0 if body[0] == "-" else 1.0
+        body = body[1:]
+    if body == "0":
         return 0.0
-    sign = -1.0 if text.startswith("-") else 1.0
-    body = text.lstrip("+-")
-    pos, total = 0, 0.0
-    while pos < len(body):
-        m = _PART.match(body, pos)
-        if m is None:
-            raise ValueError(f'invalid duration "{text}"')
-        total += float(m.group(1)) * _UNITS[m.group(2)]
-        pos = m.end()
     if not body:
-        raise ValueError(f'invalid duration "{text}"')
+        raise ValueError(f'time: invalid duration "{text}"')
+    total = 0.0
+    position = 0
+    while position < len(body):
+        found = _PART.match(body, position)
+        if found is None:
+            if re.match(r"\d+\.?\d*$|\.\d+$", body[position:]):
+                raise ValueError(f'time: missing unit in duration "{text}"')
+            raise ValueError(f'time: invalid duration "{text}"')
+        total += float(found.group(1)) * _UNITS[found.group(2)]
+        position = found.end()
     return sign * total
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--llm-model", default="tgfake-demo")
+    """Add every ``--llm-*`` flag except ``--llm`` itself (dests start with ``llm_``)."""
+    group = parser.add_argument_group("scripted model (with --llm)")
+    group.add_argument(
+        "--llm-model", metavar="ID", help=f"model id the model reports (default {DEFAULT_MODEL})"
+    )
+    group.add_argument("--llm-script", metavar="FILE", help="JSON file with the list of rules")
+    group.add_argument(
+        "--llm-answer", metavar="TEXT", action="append", help="canned answer used in turn (repeatable)"
+    )
+    group.add_argument(
+        "--llm-delay",
+        metavar="DURATION",
+        help=f"pause before each streamed piece, e.g. 0s, 20ms (default {DEFAULT_DELAY})",
+    )
+    group.add_argument("--llm-chunk-words", metavar="N", help="words per streamed piece (default 1)")
+    group.add_argument(
+        "--llm-strip-tag",
+        metavar="TAG",
+        action="append",
+        help="cut <TAG>...</TAG> blocks out of user messages (repeatable)",
+    )
+    group.add_argument(
+        "--llm-client-header",
+        metavar="NAME",
+        help="request header whose value is the client key (instead of the request's user)",
+    )
 
 
-def model_from_args(args: argparse.Namespace) -> Any:
-    raise ConfigError("the scripted model is not built yet")
+def given_flags(args: argparse.Namespace) -> list[str]:
+    """The ``--llm-*`` flags given on the command line (for the "needs --llm" check)."""
+    return [flag for flag, dest in FLAGS if getattr(args, dest, None) is not None]
+
+
+def model_from_args(args: argparse.Namespace) -> Model:
+    """Build the model the flags describe, or raise :class:`ConfigError` naming the problem."""
+    model_id = args.llm_model if args.llm_model is not None else DEFAULT_MODEL
+    if not model_id.strip():
+        raise ConfigError("--llm-model must not be empty")
+    rules: list[Rule] = []
+    if args.llm_script:
+        try:
+            rules = load_rules_file(args.llm_script)
+        except RulesError as exc:
+            raise ConfigError(str(exc)) from None
+    delay_text = args.llm_delay if args.llm_delay is not None else DEFAULT_DELAY
+    try:
+        delay = parse_duration(delay_text)
+    except ValueError:
+        raise ConfigError(f'invalid value "{delay_text}" for flag --llm-delay: parse error') from None
+    if delay < 0:
+        raise ConfigError(f'invalid value "{delay_text}" for flag --llm-delay: must not be negative')
+    chunk_words = 1
+    if args.llm_chunk_words is not None:
+        try:
+            chunk_words = int(args.llm_chunk_words)
+        except ValueError:
+            raise ConfigError(
+                f'invalid value "{args.llm_chunk_words}" for flag --llm-chunk-words: parse error'
+            ) from None
+    strip_tags = list(args.llm_strip_tag or ())
+    for tag in strip_tags:
+        if not tag or any(c in tag for c in "<>/ \t\n"):
+            raise ConfigError(f'invalid value "{tag}" for flag --llm-strip-tag: give a bare tag name')
+    header = args.llm_client_header
+    if header is not None:
+        try:
+            check_client_header(header)
+        except ValueError as exc:
+            raise ConfigError(f"--llm-client-header: {exc}") from None
+    return Model(
+        ModelOptions(
+            model_id=model_id,
+            rules=rules,
+            answers=list(args.llm_answer or ()),
+            delay=delay,
+            chunk_words=max(1, chunk_words),
+            strip_tags=strip_tags,
+            client_header=header or None,
+        )
+    )

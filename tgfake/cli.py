@@ -69,18 +69,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _explicit_llm_flags(argv: list[str]) -> list[str]:
-    """The ``--llm-*`` flags the command line sets (Go's flag.Visit), for the "only --llm serves" check."""
-    names = []
-    for arg in argv:
-        if arg == "--":
-            break
-        name = arg.lstrip("-").split("=", 1)[0]
-        if arg.startswith("-") and name.startswith("llm-"):
-            names.append(name)
-    return names
-
-
 def split_addr(addr: str) -> tuple[str, int]:
     host, sep, port = addr.rpartition(":")
     if not sep or not port.isdigit():
@@ -161,8 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.rest:
             raise UsageError(f'unexpected argument "{args.rest[0]}": tgfake takes flags only')
         if not args.llm:
-            for name in _explicit_llm_flags(argv):
-                raise UsageError(f"--{name} configures the scripted model, which only --llm serves")
+            for flag in llm_cli.given_flags(args):
+                raise UsageError(f"{flag} configures the scripted model, which only --llm serves")
         if args.version:
             sys.stdout.write(f"tgfake {__version__}\n")
             return 0

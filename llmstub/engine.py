@@ -1,0 +1,539 @@
+"""The model's state and answer choice, apart from HTTP.
+
+A completion request is *reserved* under one lock: it gets its call number, picks its rule, and a
+sequence step is validated and consumed; the lock is released before any waiting or writing. The
+transport then carries out the returned :class:`Plan` and reports back with :meth:`Engine.finish`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from . import wire
+from .journal import JOURNAL_LIMIT, Journal, LogEntry
+from .rules import Rule, Step
+from .text import content_text, split_pieces, strip_tags, word_count
+
+__all__ = [
+    "ChatRequest",
+    "Engine",
+    "Plan",
+    "Reply",
+    "RequestError",
+    "echo_reply",
+    "extract_prompt",
+]
+
+
+class RequestError(ValueError):
+    """A completion request the model cannot read (answered 400 with the message)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRequest:
+    """The parts of a Chat Completions request the model reads, plus the two identity labels."""
+
+    messages: list[dict[str, Any]]
+    model: str = ""
+    stream: bool = False
+    tools: list[Any] = field(default_factory=list)
+    tool_choice: Any = None
+    profile: str = ""
+    client: str = ""
+    body: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_body(cls, body: Any, *, profile: str = "", client: str | None = None) -> ChatRequest:
+        """Validate a decoded JSON body; ``client`` overrides the body's ``user`` (header-selected key)."""
+        if not isinstance(body, dict):
+            raise RequestError("request body must be a JSON object")
+        messages = body.get("messages", [])
+        if messages is None:
+            messages = []
+        if not isinstance(messages, list):
+            raise RequestError("messages must be an array")
+        for index, message in enumerate(messages):
+            if not isinstance(message, dict):
+                raise RequestError(f"messages[{index}] must be an object")
+            content = message.get("content")
+            if content is not None and not isinstance(content, str | list):
+                raise RequestError(f"messages[{index}].content must be a string, an array of parts or null")
+        model = body.get("model", "")
+        if model is None:
+            model = ""
+        if not isinstance(model, str):
+            raise RequestError("model must be a string")
+        stream = body.get("stream", False)
+        if stream is None:
+            stream = False
+        if not isinstance(stream, bool):
+            raise RequestError("stream must be a boolean")
+        tools = body.get("tools")
+        if tools is None:
+            tools = []
+        if not isinstance(tools, list):
+            raise RequestError("tools must be an array")
+        user = body.get("user")
+        if user is not None and not isinstance(user, str):
+            raise RequestError("user must be a string")
+        return cls(
+            messages=messages,
+            model=model,
+            stream=stream,
+            tools=tools,
+            tool_choice=body.get("tool_choice"),
+            profile=profile,
+            client=client if client is not None else (user or ""),
+            body=body,
+        )
+
+    def offered_tools(self) -> set[str]:
+        """Names of the function tools the request offers."""
+        names = set()
+        for tool in self.tools:
+            if isinstance(tool, dict) and tool.get("type", "function") == "function":
+                function = tool.get("function")
+                if isinstance(function, dict) and isinstance(function.get("name"), str):
+                    names.add(function["name"])
+        return names
+
+    def system_text(self) -> str:
+        """The system (and developer) messages, joined, for the ``system`` filter."""
+        return "\n".join(
+            content_text(m.get("content")) for m in self.messages if m.get("role") in ("system", "developer")
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A text answer with its accounting; ``completion_tokens`` defaults to the word count."""
+
+    text: str
+    finish_reason: str = "stop"
+    prompt_tokens: int = 1
+    completion_tokens: int | None = None
+
+
+FallbackReply = Callable[[str, ChatRequest], Reply]
+
+
+def echo_reply(prompt: str, request: ChatRequest) -> Reply:
+    """The answer when no rule matches and no canned answers are set."""
+    return Reply(f"You said: {prompt}")
+
+
+def _user_texts(messages: Sequence[Mapping[str, Any]], tags: Sequence[str]) -> list[str | None]:
+    """Per message: the trimmed, stripped user text, or ``None`` for other roles."""
+    return [
+        strip_tags(content_text(m.get("content")), tags).strip() if m.get("role") == "user" else None
+        for m in messages
+    ]
+
+
+def extract_prompt(messages: Sequence[Mapping[str, Any]], tags: Sequence[str] = ()) -> str:
+    """The newest user message that has text, trimmed, after tag stripping ("" when none)."""
+    for text in reversed(_user_texts(messages, tags)):
+        if text:
+            return text
+    return ""
+
+
+def newest_is_tool_result(messages: Sequence[Mapping[str, Any]], tags: Sequence[str] = ()) -> bool:
+    """Whether the newest message, skipping user messages left empty by stripping, is a tool result."""
+    for message, text in zip(reversed(messages), reversed(_user_texts(messages, tags)), strict=True):
+        if text == "":
+            continue
+        return bool(message.get("role") == "tool")
+    return False
+
+
+def tool_results(messages: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Tool results after the latest assistant message, by ``tool_call_id``."""
+    results: dict[str, str] = {}
+    for message in reversed(messages):
+        role = message.get("role")
+        if role == "assistant":
+            break
+        call_id = message.get("tool_call_id")
+        if role == "tool" and isinstance(call_id, str):
+            results.setdefault(call_id, content_text(message.get("content")))
+    return results
+
+
+@dataclass(slots=True)
+class _Cursor:
+    position: int = 0
+    outstanding: list[tuple[str, str]] = field(default_factory=list)  # (tool_call_id, name)
+
+
+@dataclass(slots=True)
+class Plan:
+    """What the transport sends for one reserved request.
+
+    A streamed plan is ``head`` at once, then each of ``pieces`` after a pause of the stream delay,
+    then ``tail`` with no pause. Otherwise ``body`` is sent whole after ``delay`` seconds.
+    """
+
+    seq: int
+    status: int
+    content_type: str
+    headers: dict[str, str]
+    delay: float = 0.0
+    body: bytes = b""
+    streamed: bool = False
+    head: bytes = b""
+    pieces: list[bytes] = field(default_factory=list)
+    tail: bytes = b""
+    # Bookkeeping for Engine.finish.
+    started: float = 0.0
+    entry: dict[str, Any] = field(default_factory=dict)
+    cursor_key: tuple[int, str, str] | None = None
+    generation: int = 0
+    delivers: list[tuple[str, str]] | None = None
+
+
+_NO_RETRY = {"x-should-retry": "false"}  # validation failures are deterministic: the SDK should not retry
+
+
+class Engine:
+    """Counters, cursors, outstanding tool calls and the journal of one model. Thread-safe."""
+
+    def __init__(
+        self,
+        *,
+        model_id: str,
+        rules: Sequence[Rule],
+        answers: Sequence[str],
+        chunk_words: int,
+        strip_tags: Sequence[str],
+        fallback: FallbackReply | None = None,
+        journal_limit: int = JOURNAL_LIMIT,
+        wall_clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.model_id = model_id
+        self._rules = list(rules)
+        self._answers = list(answers)
+        self._chunk_words = max(1, chunk_words)
+        self._strip_tags = list(strip_tags)
+        self._fallback = fallback
+        self._wall_clock = wall_clock
+        self._lock = threading.Lock()
+        self._calls = 0
+        self._legacy_calls = 0
+        self._generation = 0
+        self._cursors: dict[tuple[int, str, str], _Cursor] = {}
+        self._journal = Journal(journal_limit)
+
+    # ----- configuration and diagnostics -----
+
+    @property
+    def rules(self) -> list[Rule]:
+        with self._lock:
+            return list(self._rules)
+
+    @property
+    def calls(self) -> int:
+        """Completion requests answered since start (never rewound; numbers the ids)."""
+        with self._lock:
+            return self._calls
+
+    def set_rules(self, rules: Sequence[Rule]) -> None:
+        """Replace the script and rewind cursors; keep the journal and every counter."""
+        with self._lock:
+            self._rules = list(rules)
+            self._cursors.clear()
+            self._generation += 1
+
+    def reset(self) -> None:
+        """Clear the journal, rewind cursors and the canned-answer rotation; ids keep increasing."""
+        with self._lock:
+            self._journal.clear()
+            self._cursors.clear()
+            self._legacy_calls = 0
+            self._generation += 1
+
+    def log(self) -> tuple[list[LogEntry], int, int]:
+        """Entries, the number dropped since the last clear, and the call counter."""
+        with self._lock:
+            return self._journal.entries(), self._journal.dropped, self._calls
+
+    def clear_log(self) -> None:
+        with self._lock:
+            self._journal.clear()
+
+    def fallback_reply(self, prompt: str, request: ChatRequest) -> Reply:
+        """The answer of the last resort (``You said: <prompt>`` unless a fallback is plugged in)."""
+        return (self._fallback or echo_reply)(prompt, request)
+
+    # ----- answering -----
+
+    def reserve(self, request: ChatRequest) -> Plan:
+        """Number the call, choose the rule, and reserve (validate and consume) a sequence step."""
+        with self._lock:
+            self._calls += 1
+            seq = self._calls
+            prompt = extract_prompt(request.messages, self._strip_tags)
+            chosen: tuple[int, Rule] | None = None
+            for index, rule in enumerate(self._rules):
+                if self._matches(rule, request, prompt):
+                    chosen = index, rule
+                    break
+            created = int(self._wall_clock())
+            entry = {
+                "seq": seq,
+                "at": datetime.fromtimestamp(self._wall_clock(), UTC)
+                .isoformat(timespec="milliseconds")
+                .replace("+00:00", "Z"),
+                "profile": request.profile,
+                "client": request.client,
+                "model": request.model,
+                "stream": request.stream,
+                "messages": request.messages,
+                "tools": request.tools,
+                "tool_choice": request.tool_choice,
+                "rule": chosen[1].name if chosen else None,
+                "rule_index": chosen[0] if chosen else None,
+                "step": -1,
+            }
+            if chosen is not None and chosen[1].sequenced:
+                plan = self._sequence_plan(seq, created, chosen[0], chosen[1], request)
+            else:
+                plan = self._legacy_plan(seq, created, chosen[1] if chosen else None, request, prompt)
+            plan.entry = entry | plan.entry
+            plan.started = time.monotonic()
+            plan.generation = self._generation
+            return plan
+
+    def finish(self, plan: Plan, *, sent: bytes, cancelled: bool = False) -> None:
+        """Record the request in the journal; a delivered completion settles its tool calls."""
+        latency = (time.monotonic() - plan.started) * 1000
+        with self._lock:
+            if (
+                not cancelled
+                and plan.delivers is not None
+                and plan.cursor_key is not None
+                and plan.generation == self._generation
+            ):
+                self._cursors.setdefault(plan.cursor_key, _Cursor()).outstanding = list(plan.delivers)
+            self._journal.add(
+                LogEntry(
+                    **plan.entry,
+                    status=499 if cancelled else plan.status,
+                    response=sent.decode("utf-8", "replace"),
+                    latency_ms=round(latency, 3),
+                    cancelled=cancelled,
+                )
+            )
+
+    def _matches(self, rule: Rule, request: ChatRequest, prompt: str) -> bool:
+        if rule.match and rule.match.lower() not in prompt.lower():
+            return False
+        if rule.model is not None and rule.model != request.model:
+            return False
+        if rule.system is not None and rule.system.lower() not in request.system_text().lower():
+            return False
+        if rule.tools is not None and not set(rule.tools) <= request.offered_tools():
+            return False
+        if rule.has_tools is not None and rule.has_tools != bool(request.tools):
+            return False
+        if rule.profile is not None and rule.profile != request.profile:
+            return False
+        return rule.user is None or rule.user == request.client
+
+    # ----- the legacy path -----
+
+    def _legacy_plan(
+        self, seq: int, created: int, rule: Rule | None, request: ChatRequest, prompt: str
+    ) -> Plan:
+        self._legacy_calls += 1
+        if rule is not None:
+            if rule.tool is not None and (
+                rule.filtered or not newest_is_tool_result(request.messages, self._strip_tags)
+            ):
+                call = wire.tool_call_entry(f"call_llmstub_{seq}", rule.tool.name, rule.tool.arguments_json())
+                return self._tool_plan(seq, created, request.stream, call)
+            reply = Reply(rule.answer or "")
+        elif self._answers:
+            reply = Reply(self._answers[(self._legacy_calls - 1) % len(self._answers)])
+        else:
+            reply = self.fallback_reply(prompt, request)
+        return self._text_plan(seq, created, request.stream, reply)
+
+    def _text_plan(self, seq: int, created: int, stream: bool, reply: Reply) -> Plan:
+        completion_id = f"chatcmpl-tgfake-{seq}"
+        tokens = word_count(reply.text) if reply.completion_tokens is None else reply.completion_tokens
+        usage = wire.usage_object(reply.prompt_tokens, tokens)
+        env = wire.Envelope(completion_id, created, self.model_id)
+        if not stream:
+            body = wire.chat_completion(
+                env, content=reply.text, finish_reason=reply.finish_reason, usage=usage
+            )
+            return self._json_plan(seq, 200, body)
+        return Plan(
+            seq=seq,
+            status=200,
+            content_type=wire.SSE_CONTENT_TYPE,
+            headers=dict(wire.SSE_HEADERS),
+            streamed=True,
+            head=wire.sse_frame(wire.chat_chunk(env, delta={"content": "", "role": "assistant"})),
+            pieces=[
+                wire.sse_frame(wire.chat_chunk(env, delta={"content": piece}))
+                for piece in split_pieces(reply.text, self._chunk_words)
+            ],
+            tail=wire.sse_frames(
+                [
+                    wire.chat_chunk(env, delta={}, finish_reason=reply.finish_reason),
+                    wire.usage_chunk(env, usage=usage),
+                ]
+            )
+            + wire.SSE_DONE,
+        )
+
+    def _tool_plan(self, seq: int, created: int, stream: bool, call: dict[str, Any]) -> Plan:
+        completion_id = f"chatcmpl-tgfake-{seq}"
+        usage = wire.usage_object(1, 1)
+        env = wire.Envelope(completion_id, created, self.model_id)
+        if not stream:
+            body = wire.chat_completion(
+                env, content=None, tool_calls=[call], finish_reason="tool_calls", usage=usage
+            )
+            return self._json_plan(seq, 200, body)
+        delta = {"role": "assistant", "tool_calls": [call | {"index": 0}]}
+        return Plan(
+            seq=seq,
+            status=200,
+            content_type=wire.SSE_CONTENT_TYPE,
+            headers=dict(wire.SSE_HEADERS),
+            streamed=True,
+            head=wire.sse_frames(
+                [
+                    wire.chat_chunk(env, delta=delta),
+                    wire.chat_chunk(env, delta={}, finish_reason="tool_calls"),
+                    wire.usage_chunk(env, usage=usage),
+                ]
+            )
+            + wire.SSE_DONE,
+        )
+
+    @staticmethod
+    def _json_plan(seq: int, status: int, body: Any, headers: Mapping[str, str] | None = None) -> Plan:
+        return Plan(
+            seq=seq,
+            status=status,
+            content_type=wire.JSON_CONTENT_TYPE,
+            headers=dict(headers or {}),
+            body=(wire.dumps(body) + "\n").encode(),
+        )
+
+    # ----- named sequences -----
+
+    def _conflict(self, seq: int, step: int, code: str, message: str) -> Plan:
+        plan = self._json_plan(
+            seq, 409, wire.error_body(message, code=code, type_="llmstub_conflict"), _NO_RETRY
+        )
+        plan.entry = {"step": step}
+        return plan
+
+    def _sequence_plan(self, seq: int, created: int, index: int, rule: Rule, request: ChatRequest) -> Plan:
+        steps = rule.steps or []
+        label = rule.label(index)
+        key = (index, request.profile, request.client)
+        cursor = self._cursors.setdefault(key, _Cursor())
+        step_index = min(cursor.position, len(steps) - 1) if rule.repeat_last else cursor.position
+        if request.stream:
+            return self._conflict(
+                seq,
+                step_index,
+                "stream_not_supported",
+                f"{label} is a sequence, and sequences answer non-streamed requests only",
+            )
+        if step_index >= len(steps):
+            return self._conflict(
+                seq,
+                step_index,
+                "sequence_exhausted",
+                f"{label} has no step left: all {len(steps)} were used (set repeat_last, "
+                "add steps, or reset)",
+            )
+        step = steps[step_index]
+        results = tool_results(request.messages)
+        missing = [call_id for call_id, _ in cursor.outstanding if call_id not in results]
+        if missing:
+            return self._conflict(
+                seq,
+                step_index,
+                "tool_results_missing",
+                f"{label} step {step_index} needs the results of tool calls {', '.join(missing)} "
+                "after the latest assistant message",
+            )
+        if step.tool_name is not None or step.tool_result is not None:
+            found = any(
+                (step.tool_name is None or name == step.tool_name)
+                and (step.tool_result is None or step.tool_result in results[call_id])
+                for call_id, name in cursor.outstanding
+            )
+            if not found:
+                wanted = f"tool {step.tool_name!r}" if step.tool_name is not None else "a tool"
+                if step.tool_result is not None:
+                    wanted += f" whose result contains {step.tool_result!r}"
+                return self._conflict(
+                    seq,
+                    step_index,
+                    "tool_result_mismatch",
+                    f"{label} step {step_index} needs an outstanding call of {wanted}",
+                )
+        cursor.position = min(cursor.position + 1, len(steps))
+        plan = self._step_plan(seq, created, step)
+        plan.entry = {"step": step_index}
+        plan.cursor_key = key
+        return plan
+
+    def _step_plan(self, seq: int, created: int, step: Step) -> Plan:
+        headers = dict(step.headers)
+        delay = step.delay_ms / 1000
+        if step.raw_body is not None:
+            plan = Plan(
+                seq=seq,
+                status=step.status,
+                content_type=wire.JSON_CONTENT_TYPE,
+                headers=headers,
+                body=step.raw_body.encode(),
+            )
+        elif step.failing_status:
+            message = step.answer or f"scripted failure with status {step.status}"
+            plan = self._json_plan(
+                seq, step.status, wire.error_body(message, type_="scripted_error"), headers
+            )
+        else:
+            calls = [
+                wire.tool_call_entry(
+                    call.id or (f"call_llmstub_{seq}" if i == 0 else f"call_llmstub_{seq}_{i + 1}"),
+                    call.name,
+                    call.arguments_json(),
+                )
+                for i, call in enumerate(step.tool_calls or ())
+            ]
+            usage = (
+                None
+                if step.omit_usage
+                else (step.usage.model_dump() if step.usage else wire.usage_object(1, 1))
+            )
+            content = step.answer if step.answer is not None or calls else ""
+            body = wire.chat_completion(
+                wire.Envelope(f"chatcmpl-tgfake-{seq}", created, self.model_id),
+                content=content,
+                tool_calls=calls,
+                finish_reason="tool_calls" if calls else "stop",
+                usage=usage,
+                empty_choices=step.empty_choices,
+            )
+            plan = self._json_plan(seq, step.status, body, headers)
+            if not step.failing:
+                plan.delivers = [(c["id"], c["function"]["name"]) for c in calls]
+        plan.delay = delay
+        return plan

@@ -1,0 +1,69 @@
+"""Text handling shared by every answer path: message text, tag stripping, words and stream pieces."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["content_text", "split_pieces", "strip_tags", "word_count"]
+
+
+def content_text(content: Any) -> str:
+    """The text of a message ``content``: a string, or the text parts of an array (others skipped).
+
+    ``None`` (an assistant message that only calls tools) has no text. Callers validate the type first.
+    """
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            part["text"]
+            for part in content
+            if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)
+        )
+    return ""
+
+
+def strip_tags(text: str, tags: Sequence[str]) -> str:
+    """Cut every ``<tag>...</tag>`` block; an unclosed block runs to the end of the text.
+
+    Matching is exact and case-sensitive, so a client's own state block goes and other markup stays.
+    """
+    for tag in tags:
+        opening, closing = f"<{tag}>", f"</{tag}>"
+        while (start := text.find(opening)) >= 0:
+            end = text.find(closing, start + len(opening))
+            text = text[:start] if end < 0 else text[:start] + text[end + len(closing) :]
+    return text
+
+
+_SPACE = " \n\t"  # the separators the Go stand splits on; "\r" stays inside a word
+
+
+def split_pieces(text: str, words_per_piece: int) -> list[str]:
+    """Split an answer into stream pieces of ``words_per_piece`` words, each with its trailing spaces.
+
+    Leading whitespace stays with the first piece and the pieces join back to the exact answer.
+    """
+    words_per_piece = max(1, words_per_piece)
+    pieces: list[str] = []
+    start = 0
+    words = 0
+    previous_space = True
+    for index, char in enumerate(text):
+        space = char in _SPACE
+        if previous_space and not space:
+            if words == words_per_piece:
+                pieces.append(text[start:index])
+                start = index
+                words = 0
+            words += 1
+        previous_space = space
+    if start < len(text):
+        pieces.append(text[start:])
+    return pieces
+
+
+def word_count(text: str) -> int:
+    """Completion tokens of a scripted answer: its whitespace-separated words."""
+    return len(text.split())

@@ -1,0 +1,130 @@
+"""Wire shapes of the OpenAI API: JSON encoding, completion objects, chunks and SSE framing.
+
+Everything here builds plain values or bytes (no aiohttp), so the chat route, the legacy
+``/v1/completions`` route and tests share one encoder and one framing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "SSE_DONE",
+    "SSE_HEADERS",
+    "Envelope",
+    "chat_chunk",
+    "chat_completion",
+    "dumps",
+    "error_body",
+    "sse_frame",
+    "sse_frames",
+    "tool_call_entry",
+    "usage_chunk",
+    "usage_object",
+]
+
+JSON_CONTENT_TYPE = "application/json"
+SSE_CONTENT_TYPE = "text/event-stream"
+SSE_HEADERS: Mapping[str, str] = {"Cache-Control": "no-cache"}
+SSE_DONE = b"data: [DONE]\n\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """The fields every completion object and chunk of one answer repeats."""
+
+    id: str
+    created: int
+    model: str
+
+    def fields(self) -> dict[str, Any]:
+        return {"created": self.created, "id": self.id, "model": self.model}
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON with sorted keys, the byte layout of the Go stand's answers."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def sse_frame(value: Any) -> bytes:
+    """One ``data:`` event carrying ``value`` as JSON."""
+    return b"data: " + dumps(value).encode() + b"\n\n"
+
+
+def sse_frames(values: Iterable[Any]) -> bytes:
+    """Several events in one buffer, for a single write."""
+    return b"".join(sse_frame(v) for v in values)
+
+
+def usage_object(
+    prompt_tokens: int, completion_tokens: int, total_tokens: int | None = None
+) -> dict[str, int]:
+    """A ``usage`` object; the total defaults to the sum."""
+    total = prompt_tokens + completion_tokens if total_tokens is None else total_tokens
+    return {"completion_tokens": completion_tokens, "prompt_tokens": prompt_tokens, "total_tokens": total}
+
+
+def tool_call_entry(call_id: str, name: str, arguments: str, index: int | None = None) -> dict[str, Any]:
+    """A function tool call; ``index`` is set for stream deltas only."""
+    entry: dict[str, Any] = {
+        "function": {"arguments": arguments, "name": name},
+        "id": call_id,
+        "type": "function",
+    }
+    if index is not None:
+        entry["index"] = index
+    return entry
+
+
+def chat_completion(
+    envelope: Envelope,
+    *,
+    content: str | None,
+    tool_calls: Sequence[Mapping[str, Any]] = (),
+    finish_reason: str = "stop",
+    usage: Mapping[str, int] | None = None,
+    empty_choices: bool = False,
+) -> dict[str, Any]:
+    """A non-streamed ``chat.completion`` object."""
+    message: dict[str, Any] = {"content": content, "role": "assistant"}
+    if tool_calls:
+        message["tool_calls"] = list(tool_calls)
+    body: dict[str, Any] = {
+        "choices": []
+        if empty_choices
+        else [{"finish_reason": finish_reason, "index": 0, "message": message}],
+        **envelope.fields(),
+        "object": "chat.completion",
+    }
+    if usage is not None:
+        body["usage"] = dict(usage)
+    return body
+
+
+def chat_chunk(
+    envelope: Envelope, delta: Mapping[str, Any], finish_reason: str | None = None
+) -> dict[str, Any]:
+    """A ``chat.completion.chunk`` with one choice."""
+    return {
+        "choices": [{"delta": dict(delta), "finish_reason": finish_reason, "index": 0}],
+        **envelope.fields(),
+        "object": "chat.completion.chunk",
+    }
+
+
+def usage_chunk(envelope: Envelope, usage: Mapping[str, int]) -> dict[str, Any]:
+    """The closing chunk with no choices and the usage, as OpenAI sends it when usage is asked for."""
+    return {"choices": [], **envelope.fields(), "object": "chat.completion.chunk", "usage": dict(usage)}
+
+
+def error_body(message: str, *, code: str | int | None = None, type_: str | None = None) -> dict[str, Any]:
+    """An OpenAI-style error object; ``code`` and ``type`` only when given."""
+    error: dict[str, Any] = {"message": message}
+    if code is not None:
+        error["code"] = code
+    if type_ is not None:
+        error["type"] = type_
+    return {"error": error}
