@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 import pytest_asyncio
-from aiohttp import ClientResponse
+from aiohttp import ClientResponse, web
 from aiohttp.test_utils import TestClient, TestServer
 
 from tgfake.app import create_app
@@ -30,7 +31,9 @@ class Wire:
 
     @property
     def stand(self) -> Stand:
-        return self.client.app[STAND]  # type: ignore[index]
+        app: web.Application | None = self.client.app
+        assert app is not None
+        return app[STAND]
 
     async def call(self, method: str, token: str | None = None, **params: Any) -> tuple[int, dict[str, Any]]:
         """A Bot API call sent as a form, the way python-telegram-bot and aiogram send them."""
@@ -50,6 +53,16 @@ class Wire:
         assert body["ok"] is False
         assert body["error_code"] == status
         return body
+
+    async def call_json(self, method: str, body: Any) -> tuple[int, dict[str, Any]]:
+        """A Bot API call with a JSON body, the way Telegraf and grammY send them."""
+        resp = await self.client.post(f"/bot{self.token}/{method}", json=body)
+        return resp.status, await resp.json()
+
+    async def outbox(self, method: str = "") -> list[dict[str, Any]]:
+        status, body = await self.sim("GET", "/sim/outbox" + (f"?method={method}" if method else ""))
+        assert status == 200, body
+        return list(body["calls"])
 
     async def sim(self, verb: str, path: str, body: Any = None) -> tuple[int, Any]:
         resp: ClientResponse = await self.client.request(verb, path, json=body)
@@ -79,3 +92,19 @@ def options() -> Options:
 async def wire(options: Options, clock: ManualClock) -> AsyncIterator[Wire]:
     async with TestClient(TestServer(create_app(options, clock=clock))) as client:
         yield Wire(client)
+
+
+WireFactory = Callable[..., contextlib.AbstractAsyncContextManager[Wire]]
+
+
+@pytest.fixture
+def make_wire(clock: ManualClock) -> WireFactory:
+    """Another stand with its own options (``make_wire(token="1:x")``), for tests that need two or a fixed token."""
+
+    @contextlib.asynccontextmanager
+    async def open_wire(**options: Any) -> AsyncIterator[Wire]:
+        opts = Options(**{"poll_max": 2.0, **options})
+        async with TestClient(TestServer(create_app(opts, clock=clock))) as client:
+            yield Wire(client)
+
+    return open_wire

@@ -389,6 +389,8 @@ class Stand:
         if body.clear:
             self.world.faults.clear(body.method)
             return
+        if body.code and not 400 <= body.code <= 599:
+            raise SimError(400, f"code {body.code} is not an HTTP error status (400-599)")
         self.world.faults.set(
             Fault(
                 method=body.method,

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from aiohttp import BodyPartReader, web
+from aiohttp.http_exceptions import HttpProcessingError
 from multidict import MultiMapping
 
-from tgfake.params import Params, Upload
+from tgfake.params import Params, Upload, loads
 
 MAX_JSON_BODY = 4 << 20
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 ATTACH = "attach://"
 
 
@@ -37,19 +40,36 @@ async def read_params(request: web.Request) -> Params:
         if ctype.startswith("multipart/form-data"):
             await _read_multipart(request, params)
         elif ctype.startswith("application/json"):
-            body = await request.content.read(MAX_JSON_BODY + 1)
-            obj = json.loads(body) if len(body) <= MAX_JSON_BODY else None
+            body = await read_capped(request, MAX_JSON_BODY)
+            obj = loads(body) if body is not None else None
             if isinstance(obj, dict):
                 for key, value in obj.items():
-                    params.values.setdefault(key, value if isinstance(value, str) else compact(value))
+                    text = value if isinstance(value, str) else compact(value)
+                    params.values.setdefault(_valid_text(key), _valid_text(text))
         elif request.can_read_body:
             form = await request.post()
             for key, value in form.items():
                 if isinstance(value, str):
                     params.values.setdefault(key, value)
-    except (ValueError, UnicodeDecodeError, web.HTTPException):
+    except (ValueError, UnicodeDecodeError, RecursionError, web.HTTPException, HttpProcessingError):
         pass
     return params
+
+
+def _valid_text(text: str) -> str:
+    """A lone surrogate escape (``"\\ud800"``) becomes U+FFFD, as Go's decoder reads it; UTF-8 cannot carry it."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+async def read_capped(request: web.Request, cap: int) -> bytes | None:
+    """The whole body, or None when it is longer than ``cap`` (a single ``read(n)`` may stop at a chunk)."""
+    body = bytearray()
+    while len(body) <= cap:
+        chunk = await request.content.read(cap + 1 - len(body))
+        if not chunk:
+            return bytes(body)
+        body += chunk
+    return None
 
 
 async def _read_multipart(request: web.Request, params: Params) -> None:

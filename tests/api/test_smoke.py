@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import Wire
+from tests.conftest import Wire
 
 
 async def test_first_conversation(wire: Wire) -> None:

@@ -12,8 +12,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from pytest_bdd import given, parsers, then, when
-from stand_thread import ThreadedStand
 
+from tests.bdd.stand_thread import ThreadedStand
 from tgfake import webapp
 
 TOKEN = "123456:scenario-token"

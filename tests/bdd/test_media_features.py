@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pytest_bdd import scenarios
-from steps_media import *  # noqa: F403  (step definitions are fixtures the scenarios look up by name)
+
+from tests.bdd.steps_media import *  # noqa: F403  (step definitions are fixtures the scenarios look up by name)
 
 scenarios("features/update_lifecycle.feature", "features/mini_app.feature")

@@ -10,7 +10,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import Message
 
-from conftest import Wire
+from tests.conftest import Wire
 
 
 async def test_aiogram_bot_echoes(wire: Wire) -> None:

@@ -8,7 +8,7 @@ import pytest_asyncio
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
 
-from conftest import Wire
+from tests.conftest import Wire
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -8,9 +8,9 @@ from typing import Any
 import pytest_asyncio
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
-from llm_support import LlmStand, MakeStand
 
 from llmstub import Model, ModelOptions
+from tests.llm.llm_support import LlmStand, MakeStand
 
 
 @pytest_asyncio.fixture

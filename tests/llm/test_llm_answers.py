@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from llm_support import LlmStand, MakeStand, content, sse_events, without_created
+from tests.llm.llm_support import LlmStand, MakeStand, content, sse_events, without_created
 
 WEATHER_RULES: list[dict[str, Any]] = [
     {

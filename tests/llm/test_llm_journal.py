@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 
-from llm_support import LlmStand, MakeStand, content
-
 from llmstub import LogEntry
 from llmstub.journal import Journal
+from tests.llm.llm_support import LlmStand, MakeStand, content
 
 SEQ = [{"name": "seq", "steps": [{"answer": "one"}, {"answer": "two"}]}]
 

@@ -8,7 +8,8 @@ from typing import Any
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, ToolMessage
 from langchain_core.tools import tool
 from langchain_openai import ChatOpenAI
-from llm_support import LlmStand, MakeStand
+
+from tests.llm.llm_support import LlmStand, MakeStand
 
 WEATHER = [
     {

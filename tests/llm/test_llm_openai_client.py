@@ -7,8 +7,9 @@ from typing import Any
 
 import openai
 import pytest
-from llm_support import LlmStand, MakeStand
 from openai import AsyncOpenAI, OpenAI
+
+from tests.llm.llm_support import LlmStand, MakeStand
 
 WEATHER = [
     {

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from aiohttp import web
-from llm_support import LlmStand, MakeStand, content, sse_events, without_created
 
 from llmstub import Model
+from tests.llm.llm_support import LlmStand, MakeStand, content, sse_events, without_created
 
 SEED_PLAIN = (
     '{"choices":[{"finish_reason":"stop","index":0,"message":{"content":"You said: hi there",'

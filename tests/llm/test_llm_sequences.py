@@ -8,7 +8,8 @@ from typing import Any
 
 import aiohttp
 import pytest
-from llm_support import LlmStand, MakeStand, content
+
+from tests.llm.llm_support import LlmStand, MakeStand, content
 
 GUARD_AGENT: list[dict[str, Any]] = [
     {"name": "guard", "model": "guard", "repeat_last": True, "steps": [{"answer": '{"allow":true}'}]},

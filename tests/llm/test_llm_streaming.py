@@ -7,9 +7,9 @@ import json
 import statistics
 
 from aiohttp import ClientResponse
-from llm_support import MakeStand
 
 from llmstub.streaming import send_paced
+from tests.llm.llm_support import MakeStand
 
 TWENTY_WORDS = " ".join(f"w{n}" for n in range(1, 21))
 

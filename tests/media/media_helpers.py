@@ -8,7 +8,7 @@ from typing import Any
 from aiohttp import FormData
 from PIL import Image
 
-from conftest import Wire
+from tests.conftest import Wire
 
 
 def image_bytes(fmt: str, size: tuple[int, int] = (4, 3)) -> bytes:

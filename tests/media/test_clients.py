@@ -8,11 +8,11 @@ from aiogram import Bot as AiogramBot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import BufferedInputFile
-from media_helpers import image_bytes
 from telegram import Bot as PtbBot
 from telegram import InputFile
 
-from conftest import Wire
+from tests.conftest import Wire
+from tests.media.media_helpers import image_bytes
 
 
 def origin(wire: Wire) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Wire
+from tests.conftest import Wire
 from tgfake.clock import ManualClock
 
 RICH = json.dumps({"markdown": "**Hello**"})

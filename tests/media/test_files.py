@@ -6,9 +6,9 @@ import gzip
 from typing import Any
 
 import pytest
-from media_helpers import image_bytes, upload
 
-from conftest import Wire
+from tests.conftest import Wire
+from tests.media.media_helpers import image_bytes, upload
 
 KEYBOARD = '{"inline_keyboard":[[{"text":"Like","callback_data":"like"}]]}'
 

@@ -12,7 +12,7 @@ import pytest
 import pytest_asyncio
 from aiohttp.test_utils import TestClient, TestServer
 
-from conftest import Wire
+from tests.conftest import Wire
 from tgfake import webapp
 from tgfake.app import create_app
 from tgfake.clock import ManualClock

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import CallbackAnswer
 from tgfake.errors import bad_request
-from tgfake.params import Params, parse_int
+from tgfake.params import Params, loads, parse_int
 
 if TYPE_CHECKING:
     from tgfake.stand import Stand
@@ -26,7 +25,7 @@ async def get_updates(stand: Stand, p: Params) -> Any:
     raw = p.get("allowed_updates")
     if raw is not None and raw.strip() not in ("", "null"):
         try:
-            kinds = json.loads(raw)
+            kinds = loads(raw)
         except ValueError:
             kinds = None
         if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
@@ -47,8 +46,20 @@ async def set_my_commands(stand: Stand, p: Params) -> Any:
         commands = []
     if not isinstance(commands, list):
         raise bad_request(errors.COMMANDS_BAD)
-    stand.world.commands = commands
+    stand.world.commands = [bot_command(item) for item in commands]
     return True
+
+
+def bot_command(item: Any) -> dict[str, str]:
+    """One ``BotCommand``: both fields as strings, nothing else (``null`` reads as empty, as Go decodes it)."""
+    if item is None:
+        item = {}
+    if not isinstance(item, dict):
+        raise bad_request(errors.COMMANDS_BAD)
+    fields = {name: "" if item.get(name) is None else item[name] for name in ("command", "description")}
+    if not all(isinstance(value, str) for value in fields.values()):
+        raise bad_request(errors.COMMANDS_BAD)
+    return fields
 
 
 @bot_method("getMyCommands")

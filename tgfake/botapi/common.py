@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from tgfake import errors
 from tgfake.chats import Chat, StoredMessage
 from tgfake.errors import bad_request
-from tgfake.params import Params, parse_int
+from tgfake.params import Params, loads, parse_int
 
 if TYPE_CHECKING:
     from tgfake.stand import Stand
@@ -48,14 +47,22 @@ def reply_target(p: Params, chat: Chat) -> int | None:
     raw = p.get("reply_parameters")
     if raw:
         try:
-            obj = json.loads(raw)
+            obj = loads(raw)
         except ValueError:
             obj = None
         if not isinstance(obj, dict):
             raise bad_request(errors.REPLY_PARAMS_BAD)
         mid = obj.get("message_id")
-        target_id = mid if isinstance(mid, int) and not isinstance(mid, bool) else 0
-        allow = obj.get("allow_sending_without_reply") is True
+        allow = obj.get("allow_sending_without_reply")
+        # Typed fields, as Go decodes the object: a string id or a "true" string does not parse (null reads as unset).
+        if (mid is not None and (not isinstance(mid, int) or isinstance(mid, bool))) or allow not in (
+            None,
+            True,
+            False,
+        ):
+            raise bad_request(errors.REPLY_PARAMS_BAD)
+        target_id = mid or 0
+        allow = allow is True
     else:
         target_id = parse_int(p.text("reply_to_message_id")) or 0
         allow = p.flag("allow_sending_without_reply")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from tgfake import errors
 from tgfake.chats import Button, Keyboard
 from tgfake.errors import bad_request
+from tgfake.params import loads
 from tgfake.webapp import url_problem
 
 MAX_CALLBACK_DATA_BYTES = 64
@@ -22,7 +22,7 @@ def parse_inline_keyboard(raw: str | None, chat_type: str) -> Keyboard | None:
     if not raw:
         return None
     try:
-        markup = json.loads(raw)
+        markup = loads(raw)
     except ValueError:
         return None
     if not isinstance(markup, dict) or "inline_keyboard" not in markup:

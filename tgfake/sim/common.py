@@ -9,7 +9,9 @@ from pydantic import BaseModel, ValidationError
 
 from tgfake.errors import SimError
 from tgfake.keys import STAND
+from tgfake.params import parse_int
 from tgfake.stand import Stand
+from tgfake.wire import read_capped
 
 MAX_SIM_BODY = 1 << 20
 M = TypeVar("M", bound=BaseModel)
@@ -21,8 +23,8 @@ def stand_of(request: web.Request) -> Stand:
 
 async def read_body(request: web.Request, model: type[M]) -> M:
     """Decode the body as ``model``; any problem is a 400 naming it (``invalid JSON body: ...``)."""
-    body = await request.content.read(MAX_SIM_BODY + 1)
-    if len(body) > MAX_SIM_BODY:
+    body = await read_capped(request, MAX_SIM_BODY)
+    if body is None:
         raise SimError(413, "request body is larger than 1 MB")
     if not body.strip():
         raise SimError(400, "invalid JSON body: EOF")
@@ -40,10 +42,10 @@ def query_int(request: web.Request, name: str, default: int = 0) -> int:
     raw = request.query.get(name, "")
     if not raw:
         return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise SimError(400, f"{name} must be an integer") from None
+    value = parse_int(raw) if raw == raw.strip() else None
+    if value is None:
+        raise SimError(400, f"{name} must be an integer")
+    return value
 
 
 def query_float(request: web.Request, name: str, default: float) -> float:

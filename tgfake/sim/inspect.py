@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from tgfake.errors import SimError
+from tgfake.params import parse_int
 from tgfake.sim.common import query_float, query_int, stand_of
 from tgfake.wire import sim_json
 
@@ -48,10 +49,12 @@ async def wait(request: web.Request) -> web.Response:
 
 
 def _chat_id(request: web.Request) -> int:
-    try:
-        return int(request.match_info["id"])
-    except ValueError:
-        raise SimError(400, "chat id must be an integer") from None
+    """A 64-bit integer, as chat ids are (the reference parses it with ParseInt)."""
+    raw = request.match_info["id"]
+    value = parse_int(raw) if raw == raw.strip() else None
+    if value is None:
+        raise SimError(400, "chat id must be an integer")
+    return value
 
 
 @routes.get("/sim/chat/{id}")

@@ -1,0 +1,343 @@
+"""Addressing, parameter decoding and the envelope: how any Bot API request is read and answered."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from aiohttp import FormData
+
+from tests.conftest import Wire, WireFactory
+
+KEYBOARD = {"inline_keyboard": [[{"text": "Ping", "callback_data": "ping"}]]}
+
+
+# --- addressing -----------------------------------------------------------------------------------------------
+async def test_get_me_answers_get_and_post_alike(wire: Wire) -> None:
+    got = await wire.client.get("/bot1:a/getMe")
+    posted = await wire.client.post("/bot1:a/getMe")
+    assert got.status == posted.status == 200
+    assert (
+        await got.json()
+        == await posted.json()
+        == {
+            "ok": True,
+            "result": {
+                "can_join_groups": True,
+                "can_read_all_group_messages": False,
+                "first_name": "tgfake",
+                "id": 7000000001,
+                "is_bot": True,
+                "supports_inline_queries": False,
+                "username": "tgfake_bot",
+            },
+        }
+    )
+
+
+@pytest.mark.parametrize("path", ["/x.html", "/bot1", "/bot1/", "/foo/getMe", "/sim/nothing", "/v1/models", "/botx"])
+async def test_paths_naming_no_method_get_the_404_envelope_unrecorded(wire: Wire, path: str) -> None:
+    resp = await wire.client.post(path)
+    assert resp.status == 404
+    assert await resp.text() == '{"ok":false,"error_code":404,"description":"Not Found"}'
+    assert await wire.outbox() == []
+
+
+async def test_method_names_are_case_insensitive_and_recorded_as_spelled(wire: Wire) -> None:
+    result = await wire.ok("SENDmessage", chat_id=4242, text="hi")
+    assert result["text"] == "hi"
+    assert [c["method"] for c in await wire.outbox()] == ["SENDmessage"]
+    assert [c["method"] for c in await wire.outbox("sendMessage")] == ["SENDmessage"]
+
+
+async def test_a_trailing_slash_after_the_method_is_dropped(wire: Wire) -> None:
+    resp = await wire.client.get("/bot1/getMe/")
+    assert resp.status == 200
+    assert [c["method"] for c in await wire.outbox()] == ["getMe"]
+
+
+async def test_everything_after_the_token_is_the_method(wire: Wire) -> None:
+    resp = await wire.client.post("/bot1/sendMessage/x", data={"chat_id": "4242", "text": "hi"})
+    assert resp.status == 404
+    assert await resp.json() == {"ok": False, "error_code": 404, "description": "Not Found: method not found"}
+    [call] = await wire.outbox()
+    assert (call["method"], call["status"]) == ("sendMessage/x", 404)
+
+
+async def test_unknown_method_is_404_and_recorded(wire: Wire) -> None:
+    await wire.refused("getChat", 404, "Not Found: method not found", chat_id=4242)
+    [call] = await wire.outbox()
+    assert call["response"] == {"ok": False, "error_code": 404, "description": "Not Found: method not found"}
+
+
+async def test_an_empty_token_is_accepted_without_a_fixed_token(wire: Wire) -> None:
+    resp = await wire.client.get("/bot/getMe")
+    assert resp.status == 200
+
+
+async def test_a_fixed_token_refuses_others_with_401_recorded(make_wire: WireFactory) -> None:
+    async with make_wire(token="1:secret") as wire:
+        assert (await wire.call("getMe", token="1:secret"))[0] == 200
+        await wire.refused("getMe", 401, "Unauthorized", token="1:other")
+        await wire.refused("sendMessage", 401, "Unauthorized", token="", chat_id=4242, text="x")
+        calls = await wire.outbox()
+        assert [(c["method"], c["status"]) for c in calls] == [("getMe", 200), ("getMe", 401), ("sendMessage", 401)]
+        assert calls[2]["response"] == {"ok": False, "error_code": 401, "description": "Unauthorized"}
+        assert wire.stand.chat(4242) is None
+
+
+async def test_the_latest_token_becomes_the_signing_token_unless_fixed(wire: Wire, make_wire: WireFactory) -> None:
+    await wire.call("getMe", token="1:first")
+    await wire.call("noSuchMethod", token="2:second")
+    assert wire.stand.signing_token == "2:second"
+    async with make_wire(token="1:fixed") as fixed:
+        await fixed.call("getMe", token="1:intruder")
+        assert fixed.stand.signing_token == "1:fixed"
+
+
+# --- parameter decoding ---------------------------------------------------------------------------------------
+async def test_query_string_parameters_are_read(wire: Wire) -> None:
+    resp = await wire.client.get("/bot1/sendMessage", params={"chat_id": "4242", "text": "from the query"})
+    assert (await resp.json())["result"]["text"] == "from the query"
+
+
+async def test_only_the_first_value_of_a_repeated_parameter_counts(wire: Wire) -> None:
+    resp = await wire.client.get("/bot1/sendMessage?chat_id=4242&text=first&text=second")
+    assert (await resp.json())["result"]["text"] == "first"
+    [call] = await wire.outbox()
+    assert call["params"] == {"chat_id": "4242", "text": "first"}
+
+
+async def test_urlencoded_body_with_nested_json_as_text(wire: Wire) -> None:
+    result = await wire.ok("sendMessage", chat_id=4242, text="hi", reply_markup=json.dumps(KEYBOARD))
+    assert result["reply_markup"] == KEYBOARD
+
+
+async def test_json_body_nested_values_become_their_json_text(wire: Wire) -> None:
+    status, body = await wire.call_json(
+        "sendMessage", {"chat_id": 4242, "text": "hi", "reply_markup": KEYBOARD, "disable_notification": True}
+    )
+    assert status == 200, body
+    assert body["result"]["reply_markup"] == KEYBOARD
+    [call] = await wire.outbox()
+    assert call["params"] == {
+        "chat_id": "4242",
+        "text": "hi",
+        "reply_markup": json.dumps(KEYBOARD, separators=(",", ":")),
+        "disable_notification": "true",
+    }
+
+
+@pytest.mark.parametrize("body", ["[1,2]", "null", '"text"', "{not json", '{"chat_id":'])
+async def test_a_json_body_that_is_no_object_is_ignored_leaving_the_query(wire: Wire, body: str) -> None:
+    resp = await wire.client.post(
+        "/bot1/sendMessage?chat_id=4242", data=body, headers={"Content-Type": "application/json"}
+    )
+    assert resp.status == 400
+    assert (await resp.json())["description"] == "Bad Request: message text is empty"
+
+
+async def test_multipart_fields_and_uploads_are_read_and_uploads_summarised(wire: Wire) -> None:
+    form = FormData()
+    form.add_field("chat_id", "4242")
+    form.add_field("text", "привет")
+    form.add_field("thumbnail", b"abc", filename="t.bin", content_type="application/octet-stream")
+    form.add_field("media", "attach://pic")
+    form.add_field("pic", b"12345", filename="p.png", content_type="image/png")
+    resp = await wire.client.post("/bot1/sendMessage", data=form)
+    assert resp.status == 200, await resp.text()
+    assert (await resp.json())["result"]["text"] == "привет"
+    [call] = await wire.outbox()
+    assert call["params"] == {
+        "chat_id": "4242",
+        "text": "привет",
+        "thumbnail": "t.bin (3 bytes)",
+        "media": "p.png (5 bytes)",
+        "pic": "p.png (5 bytes)",
+    }
+
+
+async def test_a_body_of_another_content_type_is_ignored(wire: Wire) -> None:
+    resp = await wire.client.post(
+        "/bot1/sendMessage?chat_id=4242", data="text=hi", headers={"Content-Type": "text/plain"}
+    )
+    assert (resp.status, (await resp.json())["description"]) == (400, "Bad Request: message text is empty")
+
+
+@pytest.mark.parametrize("value", ["True", "1", "yes", "TRUE", " true"])
+async def test_booleans_are_true_only_for_the_exact_string_true(wire: Wire, value: str) -> None:
+    await wire.say("/start")
+    await wire.refused(
+        "sendMessage",
+        400,
+        "Bad Request: message to be replied not found",
+        chat_id=4242,
+        text="x",
+        reply_to_message_id=99,
+        allow_sending_without_reply=value,
+    )
+
+
+async def test_the_boolean_true_is_honoured(wire: Wire) -> None:
+    result = await wire.ok(
+        "sendMessage", chat_id=4242, text="x", reply_to_message_id=99, allow_sending_without_reply="true"
+    )
+    assert "reply_to_message" not in result
+
+
+@pytest.mark.parametrize("value", ["", "0", "@channel", "abc", "4242.0", "42 42", "99999999999999999999", "0x10"])
+async def test_chat_id_must_be_a_non_zero_integer(wire: Wire, value: str) -> None:
+    await wire.refused("sendMessage", 400, "Bad Request: chat_id is empty", chat_id=value, text="x")
+
+
+async def test_chat_id_missing_is_empty(wire: Wire) -> None:
+    await wire.refused("sendMessage", 400, "Bad Request: chat_id is empty", text="x")
+
+
+@pytest.mark.parametrize(("value", "chat"), [(" 4242 ", 4242), ("+4242", 4242), ("-100123", -100123)])
+async def test_chat_id_is_trimmed_and_signed(wire: Wire, value: str, chat: int) -> None:
+    result = await wire.ok("sendMessage", chat_id=value, text="x")
+    assert result["chat"]["id"] == chat
+
+
+# --- the envelope ---------------------------------------------------------------------------------------------
+async def test_the_envelope_is_compact_utf8_json(wire: Wire) -> None:
+    resp = await wire.client.post("/bot1/sendMessage", data={"chat_id": "4242", "text": "héllo, мир"})
+    assert resp.content_type == "application/json"
+    raw = await resp.text()
+    assert raw.startswith('{"ok":true,"result":{"message_id":1,"from":{"id":7000000001,"is_bot":true,')
+    assert '"text":"héllo, мир"' in raw
+    assert ", " not in raw.replace("héllo, мир", "")
+    assert ": " not in raw
+    assert "Retry-After" not in resp.headers
+
+
+async def test_an_error_has_no_parameters_and_no_retry_after_header(wire: Wire) -> None:
+    resp = await wire.client.post("/bot1/sendMessage", data={"text": "x"})
+    assert resp.status == 400
+    assert await resp.text() == '{"ok":false,"error_code":400,"description":"Bad Request: chat_id is empty"}'
+    assert "Retry-After" not in resp.headers
+
+
+async def test_retry_after_appears_in_parameters_and_header_only_when_set(wire: Wire) -> None:
+    await wire.sim("POST", "/sim/fault", {"method": "sendMessage", "code": 429, "retry_after": 7, "times": 1})
+    resp = await wire.client.post("/bot1/sendMessage", data={"chat_id": "4242", "text": "x"})
+    assert resp.status == 429
+    assert resp.headers["Retry-After"] == "7"
+    assert await resp.text() == (
+        '{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 7","parameters":{"retry_after":7}}'
+    )
+    await wire.sim("POST", "/sim/fault", {"method": "sendMessage", "code": 429, "times": 1})
+    resp = await wire.client.post("/bot1/sendMessage", data={"chat_id": "4242", "text": "x"})
+    assert resp.status == 429
+    assert "Retry-After" not in resp.headers
+    assert await resp.json() == {"ok": False, "error_code": 429, "description": "Too Many Requests"}
+
+
+# --- independence ---------------------------------------------------------------------------------------------
+async def test_two_stands_in_one_process_are_independent(make_wire: WireFactory) -> None:
+    async with make_wire() as one, make_wire(bot_username="other_bot") as two:
+        await one.say("hello")
+        await one.ok("sendMessage", chat_id=4242, text="only here")
+        await one.sim("POST", "/sim/fault", {"method": "*", "code": 502})
+        assert (await two.ok("getMe"))["username"] == "other_bot"
+        assert await two.ok("getUpdates", timeout=0) == []
+        assert await two.text() == ""
+        assert [c["method"] for c in await two.outbox()] == ["getMe", "getUpdates"]
+        await one.refused("getMe", 502, "Bad Gateway")
+        assert await one.text() == "[1] alice: hello\n[2] bot: only here\n"
+
+
+# --- big and broken bodies ------------------------------------------------------------------------------------
+async def test_a_large_json_body_is_read_whole(wire: Wire) -> None:
+    body = json.dumps({"chat_id": 4242, "text": "big", "padding": "p" * 3_000_000}).encode()
+    resp = await wire.client.post(
+        "/bot1/sendMessage", data=io.BytesIO(body), headers={"Content-Type": "application/json"}
+    )
+    answer = await resp.json()
+    assert resp.status == 200, answer
+    assert answer["result"]["text"] == "big"
+
+
+async def test_a_json_body_over_4_mb_is_ignored_leaving_the_query(wire: Wire) -> None:
+    body = json.dumps({"text": "huge", "padding": "p" * (4 << 20)}).encode()
+    resp = await wire.client.post(
+        "/bot1/sendMessage?chat_id=4242", data=io.BytesIO(body), headers={"Content-Type": "application/json"}
+    )
+    assert (resp.status, (await resp.json())["description"]) == (400, "Bad Request: message text is empty")
+
+
+EMPTY = "Bad Request: message text is empty"
+
+
+@pytest.mark.parametrize(
+    ("ctype", "raw", "outcome"),
+    [
+        ("multipart/form-data", b"no boundary", EMPTY),
+        ("multipart/form-data; boundary=xx", b"--xx\r\nbroken header\r\n\r\nvalue\r\n--xx--\r\n", EMPTY),
+        ("multipart/form-data; boundary=xx", b"--xx\r\nContent-Disposition: form-data; name=text\r\n\r\ncut", EMPTY),
+        ("application/json", b"\xff\xfe{", EMPTY),
+        ("application/x-www-form-urlencoded", b"text=%ff%fe", "\ufffd\ufffd"),
+    ],
+)
+async def test_a_body_that_cannot_be_decoded_leaves_the_query(wire: Wire, ctype: str, raw: bytes, outcome: str) -> None:
+    resp = await wire.client.post("/bot1/sendMessage?chat_id=4242", data=raw, headers={"Content-Type": ctype})
+    body = await resp.json()
+    if outcome == EMPTY:
+        assert (resp.status, body["description"]) == (400, EMPTY)
+    else:
+        assert (resp.status, body["result"]["text"]) == (200, outcome)
+
+
+async def test_a_lone_surrogate_escape_in_a_json_body_reads_as_a_replacement_character(wire: Wire) -> None:
+    raw = (
+        b'{"chat_id":4242,"text":"a\\ud800b",'
+        b'"reply_markup":{"inline_keyboard":[[{"text":"\\udc00","callback_data":"x"}]]}}'
+    )
+    resp = await wire.client.post("/bot1/sendMessage", data=raw, headers={"Content-Type": "application/json"})
+    body = await resp.json()
+    assert resp.status == 200, body
+    assert body["result"]["text"] == "a\ufffdb"
+    assert body["result"]["reply_markup"]["inline_keyboard"][0][0]["text"] == "\ufffd"
+    assert await wire.text() == "[1] bot: a\ufffdb\n    [\ufffd]\n"
+    [call] = await wire.outbox()
+    assert call["params"]["text"] == "a\ufffdb"
+
+
+async def test_a_surrogate_pair_escape_is_one_character(wire: Wire) -> None:
+    raw = b'{"chat_id":4242,"text":"\\ud83d\\ude00"}'
+    resp = await wire.client.post("/bot1/sendMessage", data=raw, headers={"Content-Type": "application/json"})
+    assert (await resp.json())["result"]["text"] == "😀"
+
+
+DEEP = "[" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "status", "description"),
+    [
+        ("sendMessage", {"reply_markup": DEEP}, 200, None),
+        ("sendMessage", {"reply_parameters": DEEP}, 400, "Bad Request: can't parse reply parameters JSON object"),
+        ("getUpdates", {"allowed_updates": DEEP}, 400, "Bad Request: can't parse allowed_updates JSON array"),
+        ("setMyCommands", {"commands": DEEP}, 400, "Bad Request: can't parse commands JSON object"),
+    ],
+)
+async def test_json_nested_too_deeply_is_a_client_mistake(
+    wire: Wire, method: str, params: dict[str, str], status: int, description: str | None
+) -> None:
+    got, body = await wire.call(method, chat_id=4242, text="x", timeout=0, **params)
+    assert (got, body.get("description")) == (status, description)
+
+
+@pytest.mark.parametrize(("depth", "ok"), [(100_000, False), (500, True)])
+async def test_a_json_body_nested_too_deeply_is_ignored(wire: Wire, depth: int, ok: bool) -> None:
+    raw = '{"text":"body","a":' + "[" * depth + "]" * depth + "}"
+    resp = await wire.client.post(
+        "/bot1/sendMessage?chat_id=4242", data=raw, headers={"Content-Type": "application/json"}
+    )
+    body = await resp.json()
+    if ok:
+        assert (resp.status, body["result"]["text"]) == (200, "body")
+    else:
+        assert (resp.status, body["description"]) == (400, EMPTY)
