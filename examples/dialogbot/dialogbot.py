@@ -128,9 +128,7 @@ class Dialogs:
     interval: float
     history: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
-    async def ask(
-        self, chat_id: int, turn: list[dict[str, Any]], streamer: Streamer
-    ) -> tuple[str, list[Any]]:
+    async def ask(self, chat_id: int, turn: list[dict[str, Any]], streamer: Streamer) -> tuple[str, list[Any]]:
         """One model request, streamed; a provider that refuses to stream (4xx other than 401/403/404/429)
         is asked again without streaming. The text and the tool calls (id, name, arguments) it asked for."""
         messages: Any = [{"role": "system", "content": SYSTEM_PROMPT}, *turn]
@@ -150,9 +148,7 @@ class Dialogs:
             if msg is None:
                 return "", []
             called = [
-                (tc.id, tc.function.name, tc.function.arguments)
-                for tc in msg.tool_calls or []
-                if tc.type == "function"
+                (tc.id, tc.function.name, tc.function.arguments) for tc in msg.tool_calls or [] if tc.type == "function"
             ]
             return msg.content or "", called
         text = ""
