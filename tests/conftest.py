@@ -17,6 +17,10 @@ from tgfake.keys import STAND
 from tgfake.options import Options
 from tgfake.stand import Stand
 
+# The pytest plugin and the Gherkin steps, loaded here (pytest only reads pytest_plugins in the top-level
+# conftest); addopts has -p no:tgfake so an installed copy's entry point does not register it twice.
+pytest_plugins = ["pytester", "tgfake.pytest_plugin", "tgfake.bdd"]
+
 
 class Wire:
     """A test's view of one stand: Bot API calls and sim calls through HTTP, plus the stand object itself."""

@@ -1,0 +1,258 @@
+"""The pytest plugin, run the way users run it: inner pytest sessions through ``pytester``."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tgfake.options import Options
+from tgfake.testing import ThreadedStand
+
+ROOT = Path(__file__).resolve().parents[2]
+ECHOBOT = ROOT / "examples/echobot/echobot.py"
+PLUGIN = ("-p", "tgfake.pytest_plugin", "-p", "no:cacheprovider")
+
+
+@pytest.fixture(autouse=True)
+def inner_ini(pytester: pytest.Pytester) -> None:
+    """The inner sessions' configuration: pytest-asyncio as users set it up (it warns when left unset)."""
+    pytester.makeini("[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n")
+
+
+def test_the_entry_point_names_the_plugin_module() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["entry-points"]["pytest11"] == {"tgfake": "tgfake.pytest_plugin"}
+    assert "-p no:tgfake" in project["tool"]["pytest"]["ini_options"]["addopts"]
+
+
+def test_each_test_starts_on_a_clean_stand_shared_by_the_session(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        urls = []
+
+        def test_first(tgfake):
+            urls.append(tgfake.url)
+            tgfake.send("left over")
+            assert tgfake.transcript() == "[1] alice: left over\\n"
+
+        def test_second(tgfake):
+            urls.append(tgfake.url)
+            assert tgfake.transcript(4242) == ""
+            assert urls[0] == urls[1] and urls[0].startswith("http://127.0.0.1:")
+            assert tgfake.bot_api_url == tgfake.url + "/bot"
+        """
+    )
+    pytester.runpytest(*PLUGIN).assert_outcomes(passed=2)
+
+
+def test_the_marker_gives_a_test_its_own_stand_for_a_token(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import json, urllib.request, urllib.error
+        import pytest
+
+        def get_me(url, token):
+            try:
+                with urllib.request.urlopen(f"{url}/bot{token}/getMe") as f:
+                    return f.status
+            except urllib.error.HTTPError as e:
+                return e.code
+
+        shared = []
+
+        def test_session_stand(tgfake):
+            shared.append(tgfake.url)
+            assert get_me(tgfake.url, "1:any") == 200
+
+        @pytest.mark.tgfake(token="42:secret", bot_username="my_bot")
+        def test_own_stand(tgfake):
+            assert tgfake.url != shared[0]
+            assert (get_me(tgfake.url, "1:any"), get_me(tgfake.url, "42:secret")) == (401, 200)
+            assert tgfake.state()["bot"]["username"] == "my_bot"
+
+        @pytest.mark.tgfake(faults=[{"method": "sendMessage", "code": 429, "retry_after": 2}])
+        def test_faults(tgfake):
+            assert tgfake.url == shared[0]
+            assert [f["method"] for f in tgfake.state()["faults"]] == ["sendmessage"]
+
+        @pytest.mark.tgfake(colour="blue")
+        def test_unknown(tgfake):
+            pass
+        """
+    )
+    result = pytester.runpytest(*PLUGIN)
+    result.assert_outcomes(passed=3, errors=1)
+    result.stdout.fnmatch_lines(["*@pytest.mark.tgfake got unknown options: colour*"])
+
+
+def test_tgfake_url_attaches_to_a_running_stand(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    with ThreadedStand(Options(poll_max=1.0)) as stand:
+        monkeypatch.setenv("TGFAKE_URL", stand.url + "/")
+        pytester.makepyfile(
+            f"""
+            def test_attached(tgfake):
+                assert tgfake.url == {stand.url!r}
+                tgfake.send("over there")
+            """
+        )
+        pytester.runpytest(*PLUGIN).assert_outcomes(passed=1)
+        from tgfake.testing import StandClient
+
+        assert StandClient(stand.url).transcript(4242) == "[1] alice: over there\n"
+
+
+def test_the_bot_fixture_runs_a_bot_against_the_stand_and_stops_it(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        f"""
+        pids = []
+
+        def test_echo(tgfake, tgfake_bot):
+            bot = tgfake_bot("python {ECHOBOT}")
+            pids.append(bot)
+            tgfake.send("hello")
+            tgfake.expect_reply("You said: hello")
+
+        def test_stopped():
+            assert pids[0].returncode is not None
+        """
+    )
+    pytester.runpytest(*PLUGIN).assert_outcomes(passed=2)
+
+
+def test_a_failing_test_reports_the_bots_output_and_the_chat(pytester: pytest.Pytester) -> None:
+    bot = pytester.makefile(
+        ".py", crashing_bot="import os, sys\nprint('BOT-MARKER', os.environ['TELEGRAM_API'])\nsys.exit(3)\n"
+    )
+    pytester.makepyfile(
+        f"""
+        import sys
+
+        def test_bot_that_dies(tgfake_bot):
+            tgfake_bot([sys.executable, {str(bot)!r}])
+
+        def test_wrong_reply(tgfake):
+            tgfake.send("hello")
+            assert False, "the test's own assertion"
+        """
+    )
+    result = pytester.runpytest(*PLUGIN)
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*the bot crashing_bot.py exited with status 3; its output:*",
+            "*BOT-MARKER http://127.0.0.1:*",
+            "*tgfake stand*",
+            "*[[]1] alice: hello*",
+        ]
+    )
+
+
+def test_the_async_client_fixture(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        async def test_async(atgfake):
+            sent = await atgfake.send("hi", chat="group")
+            assert await atgfake.transcript(sent.chat_id) == "[1] alice: hi\\n"
+        """
+    )
+    pytester.runpytest(*PLUGIN).assert_outcomes(passed=1)
+
+
+def test_the_gherkin_steps_drive_a_bot_named_by_bot_cmd(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BOT_CMD", f"python {ECHOBOT}")
+    pytester.makeconftest('pytest_plugins = ["tgfake.pytest_plugin", "tgfake.bdd"]')
+    pytester.makefile(
+        ".feature",
+        echo="""
+        Feature: Echo
+          Scenario: Echo and a wrong expectation
+            Given the bot is running
+            When alice sends "hello"
+            Then the bot replies "You said: hello"
+            And the transcript is:
+              \"\"\"
+              [1] alice: hello
+              [2] bot: You said: hello
+              \"\"\"
+
+          Scenario: A step that fails shows the chat
+            Given the bot is running
+            When alice sends "hello"
+            Then the bot replies "You said: goodbye"
+        """,
+    )
+    pytester.makepyfile("from pytest_bdd import scenarios\n\nscenarios('echo.feature')\n")
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        ["*timed out waiting for the bot's next message to read 'You said: goodbye'*", "*[[]2] bot: You said: hello*"]
+    )
+
+
+def test_the_marker_scripts_the_model_and_the_session_script_comes_back(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import json, urllib.request
+        import pytest
+
+        def ask(url, text):
+            body = json.dumps({"model": "m", "messages": [{"role": "user", "content": text}]}).encode()
+            req = urllib.request.Request(url + "/v1/chat/completions", data=body, method="POST")
+            with urllib.request.urlopen(req) as f:
+                return json.loads(f.read())["choices"][0]["message"]["content"]
+
+        @pytest.mark.tgfake(script=[{"match": "ping", "answer": "pong"}])
+        def test_scripted(tgfake):
+            assert ask(tgfake.url, "ping") == "pong"
+            assert len(tgfake.model.log()) == 1
+
+        def test_script_restored(tgfake):
+            assert ask(tgfake.url, "ping") == "You said: ping"
+
+        @pytest.mark.tgfake(answers=["first", "second"])
+        def test_answers(tgfake):
+            assert [ask(tgfake.url, p) for p in "abc"] == ["first", "second", "first"]
+
+        @pytest.mark.tgfake(mode="echo")
+        def test_echo(tgfake):
+            assert ask(tgfake.url, "hi") == "You said: hi"
+        """
+    )
+    pytester.runpytest(*PLUGIN).assert_outcomes(passed=4)
+
+
+DIALOGBOT = ROOT / "examples/dialogbot/dialogbot.py"
+
+
+def test_the_model_steps_script_the_model_for_a_scenario(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest('pytest_plugins = ["tgfake.pytest_plugin", "tgfake.bdd"]')
+    pytester.makefile(
+        ".feature",
+        model=f"""
+        Feature: A bot on a model
+          Scenario: Canned answers on a stand of the scenario's own
+            Given the model answers "Forty-two.", "Again?"
+            And the bot "python {DIALOGBOT}" is running
+            When alice sends "What is the answer?"
+            Then the bot replies "Forty-two."
+            And the model was called 1 time
+            And the model was called with a system prompt containing "Dialogbot"
+
+          Scenario: A script in the feature
+            Given the stand runs the script:
+              \"\"\"
+              [{{"match": "name", "answer": "I am a script."}}]
+              \"\"\"
+            And the bot "python {DIALOGBOT}" is running
+            When alice sends "What is your name?"
+            Then the bot replies "I am a script."
+            And the model was last called with a message containing "your name"
+            And the bot sent no further message
+        """,
+    )
+    pytester.makepyfile("from pytest_bdd import scenarios\n\nscenarios('model.feature')\n")
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=2)

@@ -1,0 +1,388 @@
+"""A Gherkin step library (pytest-bdd) for dialog regression tests of any bot, in any language.
+
+Load it next to the plugin in your top-level ``conftest.py``::
+
+    pytest_plugins = ["tgfake.pytest_plugin", "tgfake.bdd"]
+
+and bind your features with ``scenarios("features")``. Every step talks to the stand over HTTP (the
+bot may be Python, Go, Node...), waits on the stand (server-held ``/sim/wait``), never on sleeps, and a
+failing step shows the chat's transcript and the bot's calls. The steps are synchronous, because the
+stand serves from its own thread (or from another process).
+
+Steps (``alice`` may be any name; quotes are part of the step):
+
+Given
+  the stand runs the script "path.json"      (relative to the feature file, else to the project)
+  the stand runs the script:                 (doc string: the JSON rules)
+  the model answers "one", "two"             (canned answers in turn: a stand of its own)
+  the model echoes                           (no rules: ``You said: <prompt>``)
+  sendMessage fails with 429 retry after 1, once     (also: twice, 3 times, always; ``when it contains "x"``)
+  the bot is running                         (``BOT_CMD`` or the ``tgfake_bot_command`` fixture)
+  the bot "python my_bot.py" is running
+When
+  alice sends "hello"                        (``in the group``; ``, mentioning the bot``)
+  alice sent "/start" and got a reply         (a Given: the reply is consumed, whatever it says)
+  alice taps "Ping"
+Then
+  the bot replies "text"
+  the bot replies with a message containing "text"
+  the bot shows the keyboard [A] [B]          (rows separated by `` / ``)
+  the bot edits the message to "text"
+  the tap was answered with "text"            (or: the tap was answered)
+  the bot showed typing
+  the bot streamed its answer                (drafts or edits before the final text)
+  the transcript is:                         (doc string in ``GET /sim/chat/{id}?format=text`` form)
+  the model was called 2 times
+  the model was called with a system prompt containing "text"
+  the model was called with a message containing "text"
+  the model was last called with a message containing "text"
+  the model answered with status 429 once
+  the model called the tool "get_weather"
+  the outbox has 2 sendMessage calls with status 429
+  the bot sent no further message
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_bdd import given, parsers, then, when
+
+from tgfake.pytest_plugin import BotPool, StandSession, _command, use_pooled_bot
+from tgfake.testing import ChatMessage, ModelClient, StandClient
+
+__all__: list[str] = []
+
+_FEATURE = pytest.StashKey[Path]()
+_QUOTED = r'"(?P<text>.*)"'
+
+
+def pytest_bdd_before_scenario(request: pytest.FixtureRequest, feature: Any, scenario: Any) -> None:
+    """Remember the feature file, so a script path in a step is read relative to it."""
+    request.node.stash[_FEATURE] = Path(feature.filename)
+
+
+def _unquote(text: str) -> str:
+    return text.replace('\\"', '"')
+
+
+def _resolve(request: pytest.FixtureRequest, name: str) -> Path:
+    candidates: list[Path] = []
+    feature: Path | None = request.node.stash.get(_FEATURE, None)
+    if feature is not None:
+        candidates.append(feature.parent / name)
+    candidates += [Path(request.config.rootpath) / name, Path(name)]
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise AssertionError(f"no script file {name!r} (looked at {', '.join(str(c) for c in candidates)})")
+
+
+def _fail(client: StandClient, message: str) -> AssertionError:
+    return AssertionError(f"{message}\n{client.evidence()}")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Given: the stand and the bot
+
+
+@given(parsers.re(r'the stand runs the script "(?P<path>[^"]+)"'))
+def stand_runs_script_file(request: pytest.FixtureRequest, tgfake_stand: StandSession, path: str) -> None:
+    tgfake_stand.set_script(json.loads(_resolve(request, path).read_text()))
+
+
+@given("the stand runs the script:")
+def stand_runs_script(tgfake_stand: StandSession, docstring: str) -> None:
+    tgfake_stand.set_script(json.loads(docstring))
+
+
+@given("the model echoes")
+def model_echoes(tgfake_stand: StandSession) -> None:
+    tgfake_stand.set_script([])
+
+
+@given(parsers.re(r'the model answers (?P<answers>".*")'))
+def model_answers(tgfake_stand: StandSession, answers: str) -> None:
+    texts = [_unquote(a) for a in re.findall(r'"((?:[^"\\]|\\.)*)"', answers)]
+    tgfake_stand.use_private(answers=texts)
+
+
+_TIMES = {"once": 1, "twice": 2, "always": 0}
+
+
+@given(
+    parsers.re(
+        r"(?P<method>\*|\w+) fails with (?P<code>\d{3})(?: retry after (?P<retry>\d+))?"
+        r"(?:,? (?P<times>once|twice|always|\d+ times))?"
+        r'(?: when it contains "(?P<contains>.*)")?'
+    )
+)
+def method_fails(
+    tgfake: StandClient, method: str, code: str, retry: str | None, times: str | None, contains: str | None
+) -> None:
+    count = None if times is None else _TIMES.get(times)
+    if times is not None and count is None:
+        count = int(times.split()[0])
+    tgfake.fault(
+        method,
+        int(code),
+        retry_after=int(retry) if retry else None,
+        times=count or None,
+        contains=_unquote(contains) if contains is not None else None,
+    )
+
+
+def _bot_running(
+    request: pytest.FixtureRequest, stand: StandSession, pool: BotPool, command: Any, env: dict[str, str]
+) -> None:
+    if os.environ.get("TGFAKE_BOT") == "external":
+        return  # the bot runs elsewhere (compose) and polls this stand already
+    use_pooled_bot(request, pool, stand, _command(None, command), env, cwd=request.config.rootpath)
+
+
+@given("the bot is running")
+def bot_is_running(
+    request: pytest.FixtureRequest,
+    tgfake_stand: StandSession,
+    tgfake_bot_pool: BotPool,
+    tgfake_bot_command: Any,
+    tgfake_bot_env: dict[str, str],
+) -> None:
+    _bot_running(request, tgfake_stand, tgfake_bot_pool, tgfake_bot_command, tgfake_bot_env)
+
+
+@given(parsers.re(r'the bot "(?P<command>[^"]+)" is running'))
+def named_bot_is_running(
+    request: pytest.FixtureRequest,
+    tgfake_stand: StandSession,
+    tgfake_bot_pool: BotPool,
+    tgfake_bot_env: dict[str, str],
+    command: str,
+) -> None:
+    _bot_running(request, tgfake_stand, tgfake_bot_pool, command, tgfake_bot_env)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# When: people act
+
+
+@when(
+    parsers.re(
+        r"(?P<who>[A-Za-z][\w-]*) sends " + _QUOTED + r"(?P<group> in the group)?(?P<mention>,? mentioning the bot)?"
+    )
+)
+@given(
+    parsers.re(
+        r"(?P<who>[A-Za-z][\w-]*) sent " + _QUOTED + r"(?P<group> in the group)?(?P<mention>,? mentioning the bot)?"
+    )
+)
+def person_sends(tgfake: StandClient, who: str, text: str, group: str | None, mention: str | None) -> None:
+    tgfake.send(_unquote(text), user=who, chat="group" if group else None, mention=bool(mention))
+
+
+@given(parsers.re(r"(?P<who>[A-Za-z][\w-]*) sent " + _QUOTED + r" and got a reply"))
+def person_sent_and_got_reply(tgfake: StandClient, who: str, text: str) -> None:
+    tgfake.send(_unquote(text), user=who)
+    tgfake.wait_for_reply()
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) taps " + _QUOTED))
+def person_taps(tgfake: StandClient, who: str, text: str) -> None:
+    tgfake.tap(_unquote(text), user=who)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Then: the bot's side
+
+
+_LAST_REPLY = pytest.StashKey[ChatMessage]()
+
+
+@then(parsers.re(r"the bot replies " + _QUOTED))
+def bot_replies(request: pytest.FixtureRequest, tgfake: StandClient, text: str) -> None:
+    request.node.stash[_LAST_REPLY] = tgfake.expect_reply(_unquote(text))
+
+
+@then(parsers.re(r"the bot replies with a (?:message|reply) containing " + _QUOTED))
+def bot_replies_containing(request: pytest.FixtureRequest, tgfake: StandClient, text: str) -> None:
+    request.node.stash[_LAST_REPLY] = tgfake.expect_reply(containing=_unquote(text))
+
+
+def _parse_keyboard(spec: str) -> tuple[tuple[str, ...], ...]:
+    rows = [r for r in re.split(r"\s*(?:/|\n)\s*", spec.strip()) if r]
+    return tuple(tuple(re.findall(r"\[([^\]]*)\]", row)) for row in rows)
+
+
+@then(parsers.re(r"the bot shows the keyboard (?P<spec>\[.*\])"))
+def bot_shows_keyboard(request: pytest.FixtureRequest, tgfake: StandClient, spec: str) -> None:
+    want = _parse_keyboard(spec)
+    reply = request.node.stash.get(_LAST_REPLY, None)
+    if reply is None:
+        reply = tgfake.wait_for_reply()
+        request.node.stash[_LAST_REPLY] = reply
+    # the message as it is now: the bot may have edited its keyboard since
+    current = next((m for m in tgfake.messages() if m.message_id == reply.message_id), reply)
+    if current.keyboard != want:
+        shown = current.keyboard_text() or "(no keyboard)"
+        raise _fail(tgfake, f"message {current.message_id} shows {shown}, expected {spec}")
+
+
+@then(parsers.re(r"the bot edits the message to " + _QUOTED))
+def bot_edits_message(tgfake: StandClient, text: str) -> None:
+    want = _unquote(text)
+
+    def edited() -> ChatMessage | None:
+        return next((m for m in tgfake.messages() if m.from_bot and m.edited and m.body == want), None)
+
+    tgfake.wait_until(edited, what=f"a message of the bot edited to {want!r}")
+
+
+def _tap_answer(tgfake: StandClient) -> dict[str, str]:
+    tap = tgfake.last_tap
+    if tap is None:
+        raise _fail(tgfake, "nobody tapped a button in this scenario")
+    _, cbq, _ = tap
+
+    def answered() -> dict[str, str] | None:
+        for call in tgfake.outbox("answerCallbackQuery"):
+            if call.ok and call.params.get("callback_query_id") == cbq:
+                return call.params
+        return None
+
+    return tgfake.wait_until(answered, what=f"the bot to answer the tap {cbq}")
+
+
+@then(parsers.re(r"the tap was answered with " + _QUOTED))
+def tap_answered_with(tgfake: StandClient, text: str) -> None:
+    got = _tap_answer(tgfake).get("text", "")
+    if got != _unquote(text):
+        raise _fail(tgfake, f"the tap was answered with {got!r}, expected {_unquote(text)!r}")
+
+
+@then("the tap was answered")
+def tap_answered(tgfake: StandClient) -> None:
+    _tap_answer(tgfake)
+
+
+def _chat_calls(tgfake: StandClient, method: str) -> list[Any]:
+    chat = str(tgfake.last_chat)
+    return [c for c in tgfake.outbox(method) if c.params.get("chat_id") == chat]
+
+
+@then("the bot showed typing")
+def bot_showed_typing(tgfake: StandClient) -> None:
+    def typing() -> bool | None:
+        return any(c.params.get("action") == "typing" for c in _chat_calls(tgfake, "sendChatAction")) or None
+
+    tgfake.wait_until(typing, what="a sendChatAction typing")
+
+
+@then("the bot streamed its answer")
+def bot_streamed(tgfake: StandClient) -> None:
+    drafts = [c for c in _chat_calls(tgfake, "sendMessageDraft") if c.ok]
+    edits = [c for c in _chat_calls(tgfake, "editMessageText") if c.ok]
+    if not drafts and not edits:
+        raise _fail(tgfake, "the bot sent its answer at once: no sendMessageDraft and no editMessageText")
+
+
+def _normalise(text: str) -> str:
+    lines = [line.rstrip() for line in text.strip("\n").splitlines()]
+    return "\n".join(lines)
+
+
+@then("the transcript is:")
+def transcript_is(tgfake: StandClient, docstring: str) -> None:
+    want = _normalise(docstring)
+    keep_typing = want.endswith("typing…")
+
+    def matches() -> str | None:
+        got = _normalise(tgfake.transcript())
+        if not keep_typing and got.endswith("typing…"):
+            got = _normalise(got[: -len("typing…")])
+        return got if got == want else None
+
+    try:
+        tgfake.wait_until(matches, what="the transcript")
+    except AssertionError as e:
+        raise AssertionError(f"expected the transcript:\n{want}\n\n{e}") from None
+
+
+def _model_entries(tgfake: StandClient, at_least: int = 1) -> list[dict[str, Any]]:
+    def enough() -> list[dict[str, Any]] | None:
+        entries = tgfake.model.log()
+        return entries if len(entries) >= at_least else None
+
+    return tgfake.wait_until(enough, what=f"{at_least} model call(s) in /sim/llm/log")
+
+
+@then(parsers.re(r"the model was called (?P<n>\d+) times?"))
+def model_called_times(tgfake: StandClient, n: str) -> None:
+    entries = _model_entries(tgfake, int(n)) if int(n) else tgfake.model.log()
+    if len(entries) != int(n):
+        raise _fail(tgfake, f"the model was called {len(entries)} times, expected {n}")
+
+
+@then(parsers.re(r"the model was called with a system prompt containing " + _QUOTED))
+def model_system_prompt(tgfake: StandClient, text: str) -> None:
+    prompts = ModelClient.system_prompts(_model_entries(tgfake))
+    if not any(_unquote(text) in p for p in prompts):
+        raise _fail(tgfake, f"no model call had a system prompt containing {text!r}; they were {prompts!r}")
+
+
+@then(parsers.re(r"the model was called with a message containing " + _QUOTED))
+def model_message(tgfake: StandClient, text: str) -> None:
+    want = _unquote(text)
+    entries = _model_entries(tgfake)
+    for entry in entries:
+        for m in entry.get("messages") or []:
+            content = m.get("content") if isinstance(m, dict) else None
+            if want in (content if isinstance(content, str) else json.dumps(content)):
+                return
+    raise _fail(tgfake, f"no model call carried a message containing {want!r}")
+
+
+@then(parsers.re(r"the model was last called with a message containing " + _QUOTED))
+def model_last_message(tgfake: StandClient, text: str) -> None:
+    want = _unquote(text)
+    last = _model_entries(tgfake)[-1]
+    contents = [m.get("content") for m in last.get("messages") or [] if isinstance(m, dict)]
+    if not any(want in (c if isinstance(c, str) else json.dumps(c)) for c in contents):
+        raise _fail(tgfake, f"the model's last call carried no message containing {want!r}: {contents!r}")
+
+
+@then(parsers.re(r"the model answered with status (?P<status>\d{3}) (?P<times>once|twice|\d+ times)"))
+def model_answered_status(tgfake: StandClient, status: str, times: str) -> None:
+    n = _TIMES.get(times) or int(times.split()[0])
+    got = [e for e in tgfake.model.log() if int(e.get("status", 0)) == int(status)]
+    if len(got) != n:
+        raise _fail(tgfake, f"the model answered {status} {len(got)} times, expected {n}")
+
+
+@then(parsers.re(r'the model called the tool "(?P<name>[^"]+)"'))
+def model_called_tool(tgfake: StandClient, name: str) -> None:
+    def called() -> list[str] | None:
+        names = ModelClient.tools_called(tgfake.model.log())
+        return names if name in names else None
+
+    tgfake.wait_until(called, what=f"the model to call the tool {name!r}")
+
+
+@then(parsers.re(r"the outbox has (?P<n>\d+) (?P<method>\w+) calls?(?: with status (?P<status>\d{3}))?"))
+def outbox_has(tgfake: StandClient, n: str, method: str, status: str | None) -> None:
+    def counted() -> int | None:
+        got = sum(1 for c in tgfake.outbox(method) if status is None or c.status == int(status))
+        return got if got >= int(n) else None
+
+    got = tgfake.wait_until(counted, what=f"{n} {method} calls")
+    if got != int(n):
+        raise _fail(tgfake, f"the outbox has {got} {method} calls, expected {n}")
+
+
+@then("the bot sent no further message")
+def bot_sent_nothing_more(tgfake: StandClient) -> None:
+    tgfake.expect_no_reply()
