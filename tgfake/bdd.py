@@ -1,8 +1,8 @@
 """A Gherkin step library (pytest-bdd) for dialog regression tests of any bot, in any language.
 
-Load it next to the plugin in your top-level ``conftest.py``::
+Load it in your top-level ``conftest.py`` (the plugin's fixtures come with installing tgfake)::
 
-    pytest_plugins = ["tgfake.pytest_plugin", "tgfake.bdd"]
+    pytest_plugins = ["tgfake.bdd"]
 
 and bind your features with ``scenarios("features")``. Every step talks to the stand over HTTP (the
 bot may be Python, Go, Node...), waits on the stand (server-held ``/sim/wait``), never on sleeps, and a

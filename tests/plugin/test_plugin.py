@@ -12,7 +12,7 @@ from tgfake.testing import ThreadedStand
 
 ROOT = Path(__file__).resolve().parents[2]
 ECHOBOT = ROOT / "examples/echobot/echobot.py"
-PLUGIN = ("-p", "tgfake.pytest_plugin", "-p", "no:cacheprovider")
+PLUGIN = ("-p", "no:tgfake", "-p", "tgfake.pytest_plugin", "-p", "no:cacheprovider")
 
 
 @pytest.fixture(autouse=True)
@@ -164,7 +164,7 @@ def test_the_gherkin_steps_drive_a_bot_named_by_bot_cmd(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("BOT_CMD", f"python {ECHOBOT}")
-    pytester.makeconftest('pytest_plugins = ["tgfake.pytest_plugin", "tgfake.bdd"]')
+    pytester.makeconftest('pytest_plugins = ["tgfake.bdd"]')  # the plugin comes with the install
     pytester.makefile(
         ".feature",
         echo="""
@@ -229,7 +229,7 @@ DIALOGBOT = ROOT / "examples/dialogbot/dialogbot.py"
 
 
 def test_the_model_steps_script_the_model_for_a_scenario(pytester: pytest.Pytester) -> None:
-    pytester.makeconftest('pytest_plugins = ["tgfake.pytest_plugin", "tgfake.bdd"]')
+    pytester.makeconftest('pytest_plugins = ["tgfake.bdd"]')  # the plugin comes with the install
     pytester.makefile(
         ".feature",
         model=f"""
