@@ -117,6 +117,12 @@ class Drafts:
         for draft_id in [d.draft_id for d in self.live.values() if d.expired(now)]:
             del self.live[draft_id]
 
+    def settle(self, message_thread_id: int) -> None:
+        """The bot's real message replaces the drafts it was streaming in that thread, as Telegram clients drop them;
+        their revisions stay in the history."""
+        for draft_id in [d.draft_id for d in self.live.values() if d.message_thread_id == message_thread_id]:
+            del self.live[draft_id]
+
     def revise(
         self,
         now: float,

@@ -100,12 +100,14 @@ def post_message(
     """Store the bot's new message in chat ``cid`` and return its Bot API JSON.
 
     The chat is created before the reply target is checked (a send refused for its target still leaves the chat,
-    as the reference does); ``attach`` (minting file ids) runs only once every check has passed.
+    as the reference does); ``attach`` (minting file ids) runs only once every check has passed. The new message
+    replaces the drafts streamed in its thread (their history stays).
     """
     chat = stand.chat_for_send(cid)
     reply_to = reply_target(p, chat)
     if attach is not None:
         fields.update(attach())
+    chat.drafts.settle(parse_int(p.text("message_thread_id")) or 0)
     msg = chat.add(
         StoredMessage(
             message_id=chat.mint_message_id(),

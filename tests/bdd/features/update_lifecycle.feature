@@ -28,5 +28,4 @@ Feature: The offline Telegram stand preserves update and preview lifetimes
       """
       [1] alice: tell me a story
       [2] bot: Once upon a time.
-      draft 42 (rev 3): Once upon a time
       """
