@@ -166,10 +166,7 @@ def error_body(
     ``{"message", "type", "param", "code"}``, ``null`` where not given (generated answers, fixtures).
     """
     error: dict[str, Any] = {"message": message}
-    if full or code is not None:
-        error["code"] = code
-    if full or param is not None:
-        error["param"] = param
-    if full or type_ is not None:
-        error["type"] = type_
+    for key, value in (("type", type_), ("param", param), ("code", code)):
+        if full or value is not None:
+            error[key] = value
     return {"error": error}

@@ -342,3 +342,15 @@ async def test_badly_typed_generation_fields_are_400(
 async def test_script_mode_ignores_generation_fields(llm: LlmStand) -> None:
     answer = await llm.say("hi", max_tokens="whatever", seed="x")
     assert answer["choices"][0]["message"]["content"] == "You said: hi"
+
+
+async def test_paced_generated_streams_keep_the_framing(make_llm: MakeStand) -> None:
+    stand = await make_llm(mode="echo", delay=0.001)
+    chat = await stand.chat({"messages": USER_HELLO, "stream": True})
+    events = sse_events(await chat.text())
+    deltas = [json.loads(e)["choices"][0]["delta"].get("content") for e in events[1:5]]
+    assert deltas == ["Hello", ", ", "world", "!"]
+    legacy = await stand.client.post("/v1/completions", json={"prompt": "Hello, world!", "stream": True})
+    events = sse_events(await legacy.text())
+    assert [json.loads(e)["choices"][0]["text"] for e in events[:4]] == ["Hello", ", ", "world", "!"]
+    assert events[-1] == "[DONE]"
