@@ -4,6 +4,9 @@ Mount it on any aiohttp application::
 
     app = web.Application()
     Model(ModelOptions(rules=[{"match": "ping", "answer": "pong"}])).register(app)
+
+``ModelOptions(mode="echo" | "random")`` answers what no rule covers with generated text
+(:mod:`llmstub.generate`); ``register`` also mounts ``POST /v1/completions`` and the fixture routes.
 """
 
 from __future__ import annotations
@@ -12,15 +15,18 @@ from .engine import ChatRequest, Reply, echo_reply
 from .headers import PROFILE_HEADER, check_client_header
 from .journal import LogEntry
 from .model import DEFAULT_MODEL, MODEL_KEY, Model, ModelOptions
+from .modes import MODES, ModeName
 from .rules import LegacyTool, Rule, RulesError, Step, StepToolCall, Usage, load_rules_file, parse_rules
 
 __all__ = [
     "DEFAULT_MODEL",
     "MODEL_KEY",
+    "MODES",
     "PROFILE_HEADER",
     "ChatRequest",
     "LegacyTool",
     "LogEntry",
+    "ModeName",
     "Model",
     "ModelOptions",
     "Reply",

@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 import re
 
+from .generate import DEFAULT_MAX_MODEL_LEN, DatasetError
 from .headers import check_client_header
 from .model import DEFAULT_MODEL, Model, ModelOptions
+from .modes import MODES
 from .rules import Rule, RulesError, load_rules_file
 
 __all__ = [
@@ -34,6 +36,10 @@ FLAGS = (
     ("--llm-chunk-words", "llm_chunk_words"),
     ("--llm-strip-tag", "llm_strip_tag"),
     ("--llm-client-header", "llm_client_header"),
+    ("--llm-mode", "llm_mode"),
+    ("--llm-max-model-len", "llm_max_model_len"),
+    ("--llm-seed", "llm_seed"),
+    ("--llm-dataset", "llm_dataset"),
 )
 
 
@@ -99,6 +105,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="request header whose value is the client key (instead of the request's user)",
     )
+    group.add_argument(
+        "--llm-mode",
+        metavar="MODE",
+        help="what the model says when nothing scripted applies: script (You said: ...), echo or random "
+        "(default script)",
+    )
+    group.add_argument(
+        "--llm-max-model-len",
+        metavar="N",
+        help=f"context window in tokens of echo and random modes (default {DEFAULT_MAX_MODEL_LEN})",
+    )
+    group.add_argument("--llm-seed", metavar="N", help="seed of random mode, for reproducible answers")
+    group.add_argument("--llm-dataset", metavar="FILE", help="SQLite dataset of answers for random mode")
 
 
 def given_flags(args: argparse.Namespace) -> list[str]:
@@ -142,14 +161,52 @@ def model_from_args(args: argparse.Namespace) -> Model:
             check_client_header(header)
         except ValueError as exc:
             raise ConfigError(f"--llm-client-header: {exc}") from None
-    return Model(
-        ModelOptions(
-            model_id=model_id,
-            rules=rules,
-            answers=list(args.llm_answer or ()),
-            delay=delay,
-            chunk_words=max(1, chunk_words),
-            strip_tags=strip_tags,
-            client_header=header or None,
+    mode = args.llm_mode if args.llm_mode is not None else "script"
+    if mode not in MODES:
+        raise ConfigError(f'invalid value "{mode}" for flag --llm-mode: choose script, echo or random')
+    max_model_len = _int_flag(args.llm_max_model_len, "--llm-max-model-len", minimum=1)
+    seed = _int_flag(args.llm_seed, "--llm-seed")
+    generation = [
+        flag
+        for flag, value in (
+            ("--llm-max-model-len", max_model_len),
+            ("--llm-seed", seed),
+            ("--llm-dataset", args.llm_dataset),
         )
-    )
+        if value is not None
+    ]
+    if mode == "script" and generation:
+        raise ConfigError(f"{generation[0]} needs --llm-mode echo or random (the mode is script)")
+    if mode == "echo" and args.llm_dataset is not None:
+        raise ConfigError("--llm-dataset needs --llm-mode random (echo answers with the prompt)")
+    try:  # the model opens the dataset itself, so it also closes it at the app's cleanup
+        return Model(
+            ModelOptions(
+                model_id=model_id,
+                rules=rules,
+                answers=list(args.llm_answer or ()),
+                delay=delay,
+                chunk_words=max(1, chunk_words),
+                strip_tags=strip_tags,
+                client_header=header or None,
+                mode=mode,
+                max_model_len=max_model_len,
+                seed=seed,
+                dataset=args.llm_dataset,
+            )
+        )
+    except DatasetError as exc:
+        raise ConfigError(f"--llm-dataset: {exc}") from None
+
+
+def _int_flag(text: str | None, flag: str, minimum: int | None = None) -> int | None:
+    """An integer flag value (``None`` when not given), or :class:`ConfigError` in Go's wording."""
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise ConfigError(f'invalid value "{text}" for flag {flag}: parse error') from None
+    if minimum is not None and value < minimum:
+        raise ConfigError(f'invalid value "{text}" for flag {flag}: must be at least {minimum}')
+    return value

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from . import wire
 from .journal import JOURNAL_LIMIT, Journal, LogEntry
@@ -22,7 +22,9 @@ from .text import content_text, split_pieces, strip_tags, word_count
 __all__ = [
     "ChatRequest",
     "Engine",
+    "Generator",
     "Plan",
+    "Refusal",
     "Reply",
     "RequestError",
     "echo_reply",
@@ -46,6 +48,42 @@ class ChatRequest:
     profile: str = ""
     client: str = ""
     body: Mapping[str, Any] = field(default_factory=dict)
+    prompt: str | None = None
+    """The ``prompt`` of a legacy ``/v1/completions`` request (``messages`` then holds it as one user
+    message); ``None`` for chat."""
+
+    @property
+    def legacy(self) -> bool:
+        """Whether this is a ``/v1/completions`` (text completion) request."""
+        return self.prompt is not None
+
+    @classmethod
+    def from_completion_body(cls, body: Any, *, profile: str = "", client: str | None = None) -> ChatRequest:
+        """Validate a ``/v1/completions`` body: ``prompt`` is a string (or a list of exactly one)."""
+        if not isinstance(body, dict):
+            raise RequestError("request body must be a JSON object")
+        prompt = body.get("prompt")
+        if isinstance(prompt, list) and len(prompt) == 1 and isinstance(prompt[0], str):
+            prompt = prompt[0]
+        if prompt is None:
+            raise RequestError("prompt is required")
+        if not isinstance(prompt, str):
+            raise RequestError("prompt must be a string (or an array of one string)")
+        chat = cls.from_body(
+            {k: v for k, v in body.items() if k not in ("messages", "tools")}
+            | {"messages": [{"role": "user", "content": prompt}]},
+            profile=profile,
+            client=client,
+        )
+        return cls(
+            messages=chat.messages,
+            model=chat.model,
+            stream=chat.stream,
+            profile=chat.profile,
+            client=chat.client,
+            body=body,
+            prompt=prompt,
+        )
 
     @classmethod
     def from_body(cls, body: Any, *, profile: str = "", client: str | None = None) -> ChatRequest:
@@ -111,15 +149,36 @@ class ChatRequest:
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """A text answer with its accounting; ``completion_tokens`` defaults to the word count."""
+    """A text answer with its accounting; ``completion_tokens`` defaults to the word count.
+
+    ``pieces`` are the stream units (tokens of a generated answer, grouped by ``chunk_words``);
+    ``None`` splits the text into words.
+    """
 
     text: str
     finish_reason: str = "stop"
     prompt_tokens: int = 1
     completion_tokens: int | None = None
+    pieces: tuple[str, ...] | None = None
 
 
 FallbackReply = Callable[[str, ChatRequest], Reply]
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A request the answer of last resort refuses (sent as ``body`` with ``status``, journaled)."""
+
+    status: int
+    body: dict[str, Any]
+
+
+class Generator(Protocol):
+    """What answers when nothing scripted applies in echo and random modes (see :mod:`.modes`)."""
+
+    def answer(self, request: ChatRequest, strip: Sequence[str]) -> Reply | Refusal: ...
+
+    def reset(self) -> None: ...
 
 
 def echo_reply(prompt: str, request: ChatRequest) -> Reply:
@@ -212,6 +271,7 @@ class Engine:
         chunk_words: int,
         strip_tags: Sequence[str],
         fallback: FallbackReply | None = None,
+        generator: Generator | None = None,
         journal_limit: int = JOURNAL_LIMIT,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
@@ -221,6 +281,7 @@ class Engine:
         self._chunk_words = max(1, chunk_words)
         self._strip_tags = list(strip_tags)
         self._fallback = fallback
+        self._generator = generator
         self._wall_clock = wall_clock
         self._lock = threading.Lock()
         self._calls = 0
@@ -256,6 +317,8 @@ class Engine:
             self._cursors.clear()
             self._legacy_calls = 0
             self._generation += 1
+            if self._generator is not None:
+                self._generator.reset()
 
     def log(self) -> tuple[list[LogEntry], int, int]:
         """Entries, the number dropped since the last clear, and the call counter."""
@@ -266,8 +329,11 @@ class Engine:
         with self._lock:
             self._journal.clear()
 
-    def fallback_reply(self, prompt: str, request: ChatRequest) -> Reply:
-        """The answer of the last resort (``You said: <prompt>`` unless a fallback is plugged in)."""
+    def fallback_reply(self, prompt: str, request: ChatRequest) -> Reply | Refusal:
+        """The answer of the last resort: the mode's generated answer (echo, random), else the
+        plugged-in fallback, else ``You said: <prompt>``. Called under the lock."""
+        if self._generator is not None:
+            return self._generator.answer(request, self._strip_tags)
         return (self._fallback or echo_reply)(prompt, request)
 
     # ----- answering -----
@@ -280,6 +346,8 @@ class Engine:
             prompt = extract_prompt(request.messages, self._strip_tags)
             chosen: tuple[int, Rule] | None = None
             for index, rule in enumerate(self._rules):
+                if request.legacy and (rule.sequenced or rule.tool is not None):
+                    continue  # a text completion cannot carry tool calls; sequences script chat turns
                 if self._matches(rule, request, prompt):
                     chosen = index, rule
                     break
@@ -300,11 +368,16 @@ class Engine:
                 "rule_index": chosen[0] if chosen else None,
                 "step": -1,
             }
+            if request.legacy:
+                entry["extra"] = {"endpoint": "/v1/completions", "prompt": request.prompt}
             if chosen is not None and chosen[1].sequenced:
                 plan = self._sequence_plan(seq, created, chosen[0], chosen[1], request)
             else:
                 plan = self._legacy_plan(seq, created, chosen[1] if chosen else None, request, prompt)
+            extra = entry.get("extra", {}) | plan.entry.pop("extra", {})
             plan.entry = entry | plan.entry
+            if extra:
+                plan.entry["extra"] = extra
             plan.started = time.monotonic()
             plan.generation = self._generation
             return plan
@@ -361,13 +434,52 @@ class Engine:
         elif self._answers:
             reply = Reply(self._answers[(self._legacy_calls - 1) % len(self._answers)])
         else:
-            reply = self.fallback_reply(prompt, request)
+            answer = self.fallback_reply(prompt, request)
+            if isinstance(answer, Refusal):
+                return self._json_plan(seq, answer.status, answer.body)
+            reply = answer
+        if request.legacy:
+            return self._completion_plan(seq, created, request.stream, reply)
         return self._text_plan(seq, created, request.stream, reply)
+
+    def _pieces(self, reply: Reply) -> list[str]:
+        """Stream pieces: ``chunk_words`` tokens of a generated answer, or words of a scripted one."""
+        if reply.pieces is None:
+            return split_pieces(reply.text, self._chunk_words)
+        step = self._chunk_words
+        return ["".join(reply.pieces[i : i + step]) for i in range(0, len(reply.pieces), step)]
+
+    @staticmethod
+    def _usage(reply: Reply) -> dict[str, int]:
+        tokens = word_count(reply.text) if reply.completion_tokens is None else reply.completion_tokens
+        return wire.usage_object(reply.prompt_tokens, tokens)
+
+    def _completion_plan(self, seq: int, created: int, stream: bool, reply: Reply) -> Plan:
+        """A legacy ``text_completion``: whole, or streamed as text chunks with the chat framing."""
+        usage = self._usage(reply)
+        env = wire.Envelope(f"cmpl-tgfake-{seq}", created, self.model_id)
+        if not stream:
+            body = wire.text_completion(env, text=reply.text, finish_reason=reply.finish_reason, usage=usage)
+            return self._json_plan(seq, 200, body)
+        return Plan(
+            seq=seq,
+            status=200,
+            content_type=wire.SSE_CONTENT_TYPE,
+            headers=dict(wire.SSE_HEADERS),
+            streamed=True,
+            pieces=[wire.sse_frame(wire.text_chunk(env, piece)) for piece in self._pieces(reply)],
+            tail=wire.sse_frames(
+                [
+                    wire.text_chunk(env, "", finish_reason=reply.finish_reason),
+                    wire.text_usage_chunk(env, usage=usage),
+                ]
+            )
+            + wire.SSE_DONE,
+        )
 
     def _text_plan(self, seq: int, created: int, stream: bool, reply: Reply) -> Plan:
         completion_id = f"chatcmpl-tgfake-{seq}"
-        tokens = word_count(reply.text) if reply.completion_tokens is None else reply.completion_tokens
-        usage = wire.usage_object(reply.prompt_tokens, tokens)
+        usage = self._usage(reply)
         env = wire.Envelope(completion_id, created, self.model_id)
         if not stream:
             body = wire.chat_completion(
@@ -383,7 +495,7 @@ class Engine:
             head=wire.sse_frame(wire.chat_chunk(env, delta={"content": "", "role": "assistant"})),
             pieces=[
                 wire.sse_frame(wire.chat_chunk(env, delta={"content": piece}))
-                for piece in split_pieces(reply.text, self._chunk_words)
+                for piece in self._pieces(reply)
             ],
             tail=wire.sse_frames(
                 [

@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -14,8 +17,10 @@ from multidict import CIMultiDict
 
 from . import wire
 from .engine import ChatRequest, Engine, FallbackReply, Plan, RequestError
+from .generate import DEFAULT_MAX_MODEL_LEN, Dataset, register_fixtures
 from .headers import PROFILE_HEADER, check_client_header
 from .journal import JOURNAL_LIMIT, LogEntry
+from .modes import MODES, ModeGenerator, ModeName
 from .rules import Rule, RulesError, coerce_rules, parse_rules_json
 from .streaming import send_paced
 
@@ -30,9 +35,12 @@ SHUTDOWN_GRACE = 5.0
 class ModelOptions:
     """How a model is configured; the library defaults stream at once (the command's delay is 50 ms).
 
-    ``rules`` takes :class:`Rule` objects or plain dicts (validated by the model). ``fallback``
-    replaces ``You said: <prompt>`` as the answer of last resort. ``shutdown_grace`` bounds how long
-    open requests may delay the application's shutdown.
+    ``rules`` takes :class:`Rule` objects or plain dicts (validated by the model). ``mode`` decides
+    the answer of last resort: ``script`` says ``You said: <prompt>`` (or what ``fallback`` returns),
+    ``echo`` and ``random`` generate it (seed 000) within ``max_model_len`` tokens (default 1024),
+    reproducibly with ``seed``; ``dataset`` (random mode) is a SQLite file or an open
+    :class:`~llmstub.generate.Dataset`. ``fixture_clock`` is "now" for ``/api/llm-completions``.
+    ``shutdown_grace`` bounds how long open requests may delay the application's shutdown.
     """
 
     model_id: str = DEFAULT_MODEL
@@ -43,6 +51,11 @@ class ModelOptions:
     strip_tags: Sequence[str] = ()
     client_header: str | None = None
     fallback: FallbackReply | None = None
+    mode: ModeName = "script"
+    max_model_len: int | None = None
+    seed: int | None = None
+    dataset: str | os.PathLike[str] | Dataset | None = None
+    fixture_clock: Callable[[], datetime] | None = None
     journal_limit: int = JOURNAL_LIMIT
     shutdown_grace: float = SHUTDOWN_GRACE
 
@@ -58,6 +71,7 @@ class Model:
         self._options = options or ModelOptions()
         if self._options.delay < 0:
             raise ValueError("delay must not be negative")
+        self._generator = self._make_generator(self._options)
         self._engine = Engine(
             model_id=self._options.model_id,
             rules=coerce_rules(self._options.rules),
@@ -65,16 +79,57 @@ class Model:
             chunk_words=self._options.chunk_words,
             strip_tags=self._options.strip_tags,
             fallback=self._options.fallback,
+            generator=self._generator,
             journal_limit=self._options.journal_limit,
         )
         self._inflight: dict[asyncio.Future[None], asyncio.Task[Any] | None] = {}
         self._call_waiters: list[tuple[int, asyncio.Future[None]]] = []
+
+    @staticmethod
+    def _make_generator(options: ModelOptions) -> ModeGenerator | None:
+        """Check the mode settings and build echo/random's generator (opening the dataset).
+
+        Raises ``ValueError`` for settings the mode cannot use, and
+        :class:`~llmstub.generate.DatasetError` (naming the file) for an unusable dataset.
+        """
+        mode = options.mode
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if mode == "script":
+            unused = [
+                name
+                for name in ("max_model_len", "seed", "dataset")
+                if getattr(options, name) is not None
+            ]
+            if unused:
+                raise ValueError(f"{', '.join(unused)} need mode echo or random (the mode is script)")
+            return None
+        if options.fallback is not None:
+            raise ValueError(f"fallback replaces the answer of script mode; mode {mode} generates its own")
+        if options.dataset is not None and mode != "random":
+            raise ValueError("dataset needs mode random")
+        window = DEFAULT_MAX_MODEL_LEN if options.max_model_len is None else options.max_model_len
+        if isinstance(window, bool) or not isinstance(window, int) or window < 1:
+            raise ValueError(f"max_model_len must be a positive integer, not {window!r}")
+        dataset = options.dataset
+        if dataset is not None and not isinstance(dataset, Dataset):
+            dataset = Dataset(Path(dataset))
+        return ModeGenerator(mode, max_model_len=window, seed=options.seed, dataset=dataset)
 
     # ----- Python API -----
 
     @property
     def options(self) -> ModelOptions:
         return self._options
+
+    @property
+    def mode(self) -> ModeName:
+        return self._options.mode
+
+    @property
+    def max_model_len(self) -> int | None:
+        """The context window of echo and random modes (``None`` in script mode)."""
+        return self._generator.max_model_len if self._generator else None
 
     @property
     def model_id(self) -> str:
@@ -115,8 +170,16 @@ class Model:
         self._engine.set_rules(coerce_rules(rules))
 
     def reset(self) -> None:
-        """Clear the journal, rewind sequences and the canned answers; the script and ids stay."""
+        """Clear the journal, rewind sequences, the canned answers and the seeded generator.
+
+        The script and ids stay.
+        """
         self._engine.reset()
+
+    def close(self) -> None:
+        """Close the dataset file the model opened itself (done at the app's cleanup)."""
+        if self._generator and self._generator.dataset and not isinstance(self._options.dataset, Dataset):
+            self._generator.dataset.close()
 
     @staticmethod
     def check_client_header(name: str) -> None:
@@ -151,21 +214,27 @@ class Model:
     # ----- mounting -----
 
     def register(self, app: web.Application) -> None:
-        """Add the ``/v1`` routes, the ``/sim/llm`` routes and the shutdown hook to ``app``.
+        """Add the ``/v1`` routes, the ``/sim/llm`` routes, the fixture routes and the hooks to ``app``.
 
-        Only routes under ``/v1/`` and ``/sim/llm/`` are added, so the host app's own catch-all can
-        follow. The model is stored on the app under :data:`MODEL_KEY`.
+        Only routes under ``/v1/``, ``/sim/llm/`` and ``/api/llm-completions`` are added, so the host
+        app's own catch-all can follow. The model is stored on the app under :data:`MODEL_KEY`.
         """
         app[MODEL_KEY] = self
         router = app.router
         router.add_route("*", "/v1/models", self._models)
         router.add_route("*", "/v1/chat/completions", self._chat)
+        router.add_route("*", "/v1/completions", self._completions)
         router.add_route("*", "/v1/{tail:.*}", self._not_found)
         router.add_get("/sim/llm/log", self._get_log)
         router.add_delete("/sim/llm/log", self._delete_log)
         router.add_put("/sim/llm/script", self._put_script)
         router.add_post("/sim/llm/reset", self._post_reset)
+        register_fixtures(app, clock=self._options.fixture_clock)
         app.on_shutdown.append(self._on_shutdown)
+        app.on_cleanup.append(self._on_cleanup)
+
+    async def _on_cleanup(self, app: web.Application) -> None:
+        self.close()
 
     async def _on_shutdown(self, app: web.Application) -> None:
         """Let open requests finish for up to ``shutdown_grace`` seconds, then end them."""
@@ -197,6 +266,15 @@ class Model:
         return _json(200, body)
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
+        return await self._complete(request, ChatRequest.from_body)
+
+    async def _completions(self, request: web.Request) -> web.StreamResponse:
+        return await self._complete(request, ChatRequest.from_completion_body)
+
+    async def _complete(
+        self, request: web.Request, parse: Callable[..., ChatRequest]
+    ) -> web.StreamResponse:
+        """Read, validate and reserve a completion request (chat or legacy), then deliver it."""
         if request.method != "POST":
             return self._method_not_allowed("POST")
         raw = await _read_limited(request, MAX_BODY)
@@ -215,7 +293,7 @@ class Model:
                 return _json(400, wire.error_body(str(exc)))
             client = request.headers.get(header, "")
         try:
-            chat = ChatRequest.from_body(body, profile=request.headers.get(PROFILE_HEADER, ""), client=client)
+            chat = parse(body, profile=request.headers.get(PROFILE_HEADER, ""), client=client)
         except RequestError as exc:
             return _json(400, wire.error_body(str(exc)))
         plan = self._engine.reserve(chat)

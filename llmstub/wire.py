@@ -21,6 +21,9 @@ __all__ = [
     "error_body",
     "sse_frame",
     "sse_frames",
+    "text_chunk",
+    "text_completion",
+    "text_usage_chunk",
     "tool_call_entry",
     "usage_chunk",
     "usage_object",
@@ -120,11 +123,50 @@ def usage_chunk(envelope: Envelope, usage: Mapping[str, int]) -> dict[str, Any]:
     return {"choices": [], **envelope.fields(), "object": "chat.completion.chunk", "usage": dict(usage)}
 
 
-def error_body(message: str, *, code: str | int | None = None, type_: str | None = None) -> dict[str, Any]:
-    """An OpenAI-style error object; ``code`` and ``type`` only when given."""
+def text_completion(
+    envelope: Envelope, *, text: str, finish_reason: str = "stop", usage: Mapping[str, int] | None = None
+) -> dict[str, Any]:
+    """A non-streamed legacy ``text_completion`` object (``POST /v1/completions``)."""
+    body: dict[str, Any] = {
+        "choices": [{"finish_reason": finish_reason, "index": 0, "logprobs": None, "text": text}],
+        **envelope.fields(),
+        "object": "text_completion",
+    }
+    if usage is not None:
+        body["usage"] = dict(usage)
+    return body
+
+
+def text_chunk(envelope: Envelope, text: str, finish_reason: str | None = None) -> dict[str, Any]:
+    """One streamed ``text_completion`` chunk with one choice (OpenAI streams the same object type)."""
+    return {
+        "choices": [{"finish_reason": finish_reason, "index": 0, "logprobs": None, "text": text}],
+        **envelope.fields(),
+        "object": "text_completion",
+    }
+
+
+def text_usage_chunk(envelope: Envelope, usage: Mapping[str, int]) -> dict[str, Any]:
+    """The closing legacy chunk: no choices, the usage."""
+    return {"choices": [], **envelope.fields(), "object": "text_completion", "usage": dict(usage)}
+
+
+def error_body(
+    message: str,
+    *,
+    code: str | int | None = None,
+    type_: str | None = None,
+    param: str | None = None,
+    full: bool = False,
+) -> dict[str, Any]:
+    """An OpenAI-style error object, the one helper for every error llmstub sends.
+
+    By default only ``message`` and the keys given appear (the Go stand's byte layout for the
+    scripted model); ``full=True`` always carries all four keys of OpenAI's envelope,
+    ``{"message", "type", "param", "code"}``, ``null`` where not given (generated answers, fixtures).
+    """
     error: dict[str, Any] = {"message": message}
-    if code is not None:
-        error["code"] = code
-    if type_ is not None:
-        error["type"] = type_
+    for key, value in (("type", type_), ("param", param), ("code", code)):
+        if full or value is not None:
+            error[key] = value
     return {"error": error}

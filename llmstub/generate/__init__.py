@@ -1,7 +1,8 @@
 """Generated answers (echo and random modes), datasets, and the seeded completion fixture routes.
 
 Phase-2 entry points for the Model: :func:`generate_answer` (with :class:`Generated`,
-:class:`GenerationError`, :func:`error_body`), :class:`Dataset`, and :func:`register_fixtures`.
+:class:`GenerationError`), :class:`Dataset`, and :func:`register_fixtures`; error bodies come
+from :func:`llmstub.wire.error_body`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from .answer import (
     Generated,
     GenerationError,
     Mode,
-    error_body,
     generate_answer,
 )
 from .conversations import Dataset, DatasetError
@@ -28,7 +28,6 @@ __all__ = [
     "GenerationError",
     "Mode",
     "count_tokens",
-    "error_body",
     "generate_answer",
     "register_fixtures",
     "tokenize",

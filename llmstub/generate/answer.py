@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..wire import error_body
 from .conversations import Dataset, conversation_hash, message_text
 from .lengths import sample_with_max, sample_without_max
 from .text import take_tokens
@@ -35,13 +36,6 @@ class Generated:
     tokens: tuple[str, ...]
 
 
-def error_body(
-    message: str, *, type: str = "invalid_request_error", param: str | None = None, code: str | None = None
-) -> dict[str, Any]:
-    """The OpenAI error envelope ``{"error": {"message", "type", "param", "code"}}``."""
-    return {"error": {"message": message, "type": type, "param": param, "code": code}}
-
-
 @dataclass(frozen=True, slots=True)
 class GenerationError:
     """A refused request: send ``body()`` with ``status``."""
@@ -53,7 +47,7 @@ class GenerationError:
     status: int = 400
 
     def body(self) -> dict[str, Any]:
-        return error_body(self.message, type=self.type, param=self.param, code=self.code)
+        return error_body(self.message, type_=self.type, param=self.param, code=self.code, full=True)
 
 
 def _context_error(window: int, prompt: int, completion: int, where: str, what: str) -> GenerationError:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from aiohttp import web
 
-from .answer import error_body
+from ..wire import error_body
 from .fixtures import (
     FixtureError,
     Rendered,
@@ -37,7 +37,14 @@ def _respond(rendered: Rendered) -> web.Response:
 
 def _bad_request(error: FixtureError) -> web.Response:
     return web.json_response(
-        error_body(error.message, param=error.param, code="invalid_parameter"), status=400
+        error_body(
+            error.message,
+            type_="invalid_request_error",
+            param=error.param,
+            code="invalid_parameter",
+            full=True,
+        ),
+        status=400,
     )
 
 

@@ -169,14 +169,17 @@ async def test_model_lives_on_the_app_and_two_models_are_independent(make_llm: M
     assert (await second.say("y"))["id"] == "chatcmpl-tgfake-2"
 
 
-async def test_register_adds_routes_only_under_v1_and_sim_llm() -> None:
+async def test_register_adds_routes_only_under_v1_sim_llm_and_the_fixtures() -> None:
     app = web.Application()
     Model().register(app)
     paths = {resource.canonical for resource in app.router.resources()}
     assert paths == {
         "/v1/models",
         "/v1/chat/completions",
+        "/v1/completions",
         "/v1/{tail}",
+        "/api/llm-completions",
+        "/api/llm-completions/chunks",
         "/sim/llm/log",
         "/sim/llm/script",
         "/sim/llm/reset",
