@@ -9,8 +9,6 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from aiohttp import web
-
 from llmstub import cli as llm_cli
 from tgfake import __version__
 from tgfake.app import create_app
@@ -19,8 +17,8 @@ from tgfake.logging import call_logger
 if TYPE_CHECKING:
     from llmstub import Model
 from tgfake.options import DEFAULT_ADDR, DEFAULT_BOT_NAME, DEFAULT_BOT_USERNAME, Options
+from tgfake.server import SHUTDOWN_TIMEOUT, serve
 
-SHUTDOWN_TIMEOUT = 5.0
 WILDCARDS = ("", "0.0.0.0", "::", "[::]")
 
 
@@ -91,22 +89,6 @@ def banner(version: str, options: Options, host: str, port: int, model_id: str |
     return "\n".join(lines) + "\n"
 
 
-async def serve(app: web.Application, host: str, port: int, on_bound: object = None) -> tuple[web.AppRunner, int]:
-    """Start serving ``app``; returns the runner and the bound port (port 0 picks a free one)."""
-    runner = web.AppRunner(app, handler_cancellation=True, shutdown_timeout=SHUTDOWN_TIMEOUT, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, host or None, port)
-    try:
-        await site.start()
-    except OSError as exc:
-        await runner.cleanup()
-        raise UsageError(f"listen tcp {host}:{port}: {exc.strerror or exc}") from None
-    server = site._server
-    sockets = getattr(server, "sockets", None) or []
-    bound = sockets[0].getsockname()[1] if sockets else port
-    return runner, bound
-
-
 async def _run(args: argparse.Namespace, model: Model | None) -> int:
     options = Options(
         token=args.token,
@@ -121,7 +103,10 @@ async def _run(args: argparse.Namespace, model: Model | None) -> int:
 
         app[STAND].call_listeners.append(call_logger(args.log_format))
     host, port = split_addr(args.addr)
-    runner, bound = await serve(app, host, port)
+    try:
+        runner, bound = await serve(app, host, port)
+    except OSError as exc:
+        raise UsageError(f"listen tcp {host}:{port}: {exc.strerror or exc}") from None
     model_id = getattr(model, "model_id", None)
     sys.stdout.write(banner(__version__, options, host, bound, model_id))
     sys.stdout.flush()

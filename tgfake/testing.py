@@ -1090,29 +1090,16 @@ class ThreadedStand:
         return self.url
 
     def _serve(self) -> None:
-        from aiohttp import web
-
         from tgfake.app import create_app  # imported late: the testing client works without the server
+        from tgfake.server import serve
 
         loop = asyncio.new_event_loop()
         self._loop = loop
-        runner: web.AppRunner | None = None
         try:
             app = create_app(self.options, model=self.model)
-            runner = web.AppRunner(app, handler_cancellation=True, shutdown_timeout=2.0)
-            loop.run_until_complete(runner.setup())
-            site = web.TCPSite(runner, self.host, self.port)
-            loop.run_until_complete(site.start())
-            server = getattr(site, "_server", None)
-            sockets = getattr(server, "sockets", None) or []
-            if sockets:
-                self.port = int(sockets[0].getsockname()[1])
-            else:  # pragma: no cover - aiohttp always has a server here
-                self.port = int(runner.addresses[0][1])
+            runner, self.port = loop.run_until_complete(serve(app, self.host, self.port, shutdown_timeout=2.0))
         except BaseException as e:  # reported to the starting thread
             self._error = e
-            if runner is not None:
-                loop.run_until_complete(runner.cleanup())
             loop.close()
             self._ready.set()
             return
