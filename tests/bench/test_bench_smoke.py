@@ -9,9 +9,17 @@ import pytest
 
 from benchmarks.harness import Config, main, model_factory, run
 
-TINY = Config(requests=20, concurrency=2, rounds=5, repeats=1, chat_messages=10, stream_requests=5, pacing_streams=1)
-TINY.pacing_words = 3
-TINY.stream_words = 20
+TINY = Config(
+    requests=20,
+    concurrency=2,
+    rounds=5,
+    repeats=1,
+    chat_messages=10,
+    stream_requests=5,
+    stream_words=20,
+    pacing_streams=1,
+    pacing_words=3,
+)
 
 STAND_ROWS = [
     "baseline: bare aiohttp JSON",
