@@ -1,0 +1,84 @@
+"""The benchmark harness runs end to end with tiny counts and produces every row (numbers sane, never timed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks.harness import Config, main, model_factory, run
+
+TINY = Config(
+    requests=20,
+    concurrency=2,
+    rounds=5,
+    repeats=1,
+    chat_messages=10,
+    stream_requests=5,
+    stream_words=20,
+    pacing_streams=1,
+    pacing_words=3,
+)
+
+STAND_ROWS = [
+    "baseline: bare aiohttp JSON",
+    "getMe",
+    "sendMessage (form, inline keyboard)",
+    "POST /sim/message",
+    "GET /sim/chat/{id}?format=text (10 msgs)",
+    "baseline: bare aiohttp hold/wake",
+    "long poll woken by /sim/message",
+    "GET /sim/wait woken by sendMessage",
+]
+MODEL_ROWS = [
+    "baseline: bare aiohttp, same SSE bytes in one response",
+    "stream /v1/chat/completions (20 words, delay 0s)",
+    "pacing, delay 20 ms (3 words)",
+]
+
+
+async def test_every_row_with_sane_numbers() -> None:
+    report = await run(TINY)
+    has_model = model_factory()[0] is not None
+    assert [r.name for r in report.rows] == STAND_ROWS + (MODEL_ROWS if has_model else [])
+    for row in report.rows:
+        assert row.count > 0, row
+        assert row.rate > 0, row
+        assert 0 <= row.p50_ms <= row.p99_ms, row
+    for row in report.rows:
+        if not row.name.startswith("pacing"):
+            assert row.ratio is not None, row
+            assert row.ratio > 0, row
+            assert row.baseline.startswith("baseline:"), row
+    assert report.row("GET /sim/chat/{id}?format=text (10 msgs)").extra["transcript_bytes"] > 0
+    assert report.row("long poll woken by /sim/message").ratio_of == "p50"
+    assert report.row("getMe").ratio_of == "rate"
+    if has_model:
+        assert report.skipped == {}
+        assert report.row(MODEL_ROWS[1]).extra["frames_per_stream"] >= 20
+        assert report.row(MODEL_ROWS[2]).count == 3
+    else:
+        assert set(report.skipped) == {"stream /v1/chat/completions", "pacing"}
+
+
+def test_command_prints_the_table_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "bench.json"
+    args = ["--requests", "20", "--concurrency", "2", "--rounds", "3", "--repeats", "1", "--chat-messages", "4"]
+    assert main([*args, "--stream-requests", "3", "--pacing-streams", "1", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    data = json.loads(out.read_text())
+    names = [r["name"] for r in data["rows"]]
+    assert names[:2] == ["baseline: bare aiohttp JSON", "getMe"]
+    for name in names:
+        assert name in printed
+    assert data["config"]["requests"] == 20
+    assert data["meta"]["cpus"] >= 1
+    assert all(r["rate"] > 0 for r in data["rows"])
+
+
+def test_counts_below_one_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--requests", "0"])
+    assert exc.value.code == 2
+    assert "--requests must be at least 1" in capsys.readouterr().err
