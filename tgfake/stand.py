@@ -351,9 +351,14 @@ class Stand:
         return call
 
     def calls(self, method: str = "", since: int = 0) -> list[Call]:
-        """Recorded calls, oldest first; ``method`` compares case-insensitively."""
+        """Recorded calls, oldest first; ``method`` compares case-insensitively.
+
+        ``seq`` is the position in the outbox plus one (calls are only appended; a reset starts a new outbox), so
+        ``since`` slices instead of scanning: a server-held wait costs only the calls it has not seen.
+        """
         want = method.lower()
-        return [c for c in self.world.calls if c.seq > since and (not want or c.method.lower() == want)]
+        recent = self.world.calls[max(since, 0) :]
+        return [c for c in recent if not want or c.method.lower() == want]
 
     def chats(self) -> list[dict[str, Any]]:
         return self.chat_summaries()
