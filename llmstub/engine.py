@@ -467,7 +467,7 @@ class Engine:
             content_type=wire.SSE_CONTENT_TYPE,
             headers=dict(wire.SSE_HEADERS),
             streamed=True,
-            pieces=[wire.sse_frame(wire.text_chunk(env, piece)) for piece in self._pieces(reply)],
+            pieces=wire.sse_text_frames(lambda piece: wire.text_chunk(env, piece), self._pieces(reply)),
             tail=wire.sse_frames(
                 [
                     wire.text_chunk(env, "", finish_reason=reply.finish_reason),
@@ -493,10 +493,9 @@ class Engine:
             headers=dict(wire.SSE_HEADERS),
             streamed=True,
             head=wire.sse_frame(wire.chat_chunk(env, delta={"content": "", "role": "assistant"})),
-            pieces=[
-                wire.sse_frame(wire.chat_chunk(env, delta={"content": piece}))
-                for piece in self._pieces(reply)
-            ],
+            pieces=wire.sse_text_frames(
+                lambda piece: wire.chat_chunk(env, delta={"content": piece}), self._pieces(reply)
+            ),
             tail=wire.sse_frames(
                 [
                     wire.chat_chunk(env, delta={}, finish_reason=reply.finish_reason),
