@@ -20,7 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
+
+from tgfake.pytest_plugin import StandHandle
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "compose.yaml"
@@ -175,3 +178,30 @@ def stack(stand: str, bot: str, url_env: str) -> Iterator[Stack]:
         yield Stack(local.url, local_argv(bot_service.argv), env, script_of(stand_service), False)
     finally:
         local.stop()
+
+
+def example_fixtures(stand: str, bot: str, url_env: str) -> tuple[Any, Any, Any, Any]:
+    """The fixtures that point the plugin at one example's compose stack, for a test module to bind::
+
+        compose_stack, tgfake_server, tgfake_bot_command, tgfake_bot_env = example_fixtures(...)
+
+    The module's stand is compose's (not the plugin's session stand) and its bot is compose's bot service.
+    """
+
+    @pytest.fixture(scope="module")
+    def compose_stack() -> Iterator[Stack]:
+        yield from stack(stand, bot, url_env)
+
+    @pytest.fixture(scope="module")
+    def tgfake_server(compose_stack: Stack) -> StandHandle:
+        return StandHandle(compose_stack.url, script=compose_stack.script)
+
+    @pytest.fixture
+    def tgfake_bot_command(compose_stack: Stack) -> list[str]:
+        return compose_stack.bot_argv
+
+    @pytest.fixture
+    def tgfake_bot_env(compose_stack: Stack) -> dict[str, str]:
+        return compose_stack.bot_env
+
+    return compose_stack, tgfake_server, tgfake_bot_command, tgfake_bot_env
