@@ -39,6 +39,9 @@ BUTTON_WEB_APP_URL = "Bad Request: inline keyboard button {problem}"
 BUTTON_NOT_OBJECT = "Bad Request: can't parse inline keyboard button: InlineKeyboardButton must be an Object"
 
 # --- updates, commands, callbacks ----------------------------------------------------------------------------------
+CONFLICT_POLLS = (
+    "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"
+)
 ALLOWED_UPDATES_BAD = "Bad Request: can't parse allowed_updates JSON array"
 COMMANDS_BAD = "Bad Request: can't parse commands JSON object"
 CALLBACK_ID_EMPTY = "Bad Request: callback_query_id is empty"

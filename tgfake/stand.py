@@ -136,6 +136,8 @@ class Stand:
         self.world = World()
         self.closing = False
         self.held_polls = 0  # getUpdates requests waiting right now: a bot holding one is idle
+        self.polls_started = 0  # numbers held polls; the newest one terminates the older ones, as Telegram does
+        self.newest_poll = 0
         self.updates_signal = Signal()
         self.calls_signal = Signal()
         self.call_listeners: list[Callable[[Call], None]] = []
@@ -226,17 +228,29 @@ class Stand:
             self.world.pending = pending[offset:]
 
     async def get_updates(self, offset: int, limit: int, timeout: float) -> list[dict[str, Any]]:
-        """Confirm by ``offset`` at once, then hold until something is pending, the deadline, or close."""
+        """Confirm by ``offset`` at once, then hold until something is pending, the deadline, or close.
+
+        Only one poll is held at a time: a new poll that has to wait terminates the one already waiting with
+        ``409 Conflict: terminated by other getUpdates request`` (an immediately answered poll does not), as
+        Telegram does when two instances of a bot run.
+        """
         self.confirm(offset)
         if limit <= 0 or limit > 100:
             limit = 100
         loop = asyncio.get_running_loop()
         deadline = loop.time() + min(timeout, self.options.poll_max)
+        poll = 0
         while True:
+            if poll and poll != self.newest_poll:
+                raise TelegramError(409, errors.CONFLICT_POLLS)
             batch = self.world.pending[:limit]
             remaining = deadline - loop.time()
             if batch or remaining <= 0 or self.closing:
                 return list(batch)
+            if not poll:  # about to hold: a poll already held (another bot instance) is terminated
+                self.polls_started += 1
+                poll = self.newest_poll = self.polls_started
+                self.updates_signal.fire()
             self.held_polls += 1
             self.calls_signal.fire()
             try:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Wire, WireFactory
+from tgfake import errors
 from tgfake.stand import Stand
 
 
@@ -271,18 +272,30 @@ async def test_close_releases_a_held_poll_with_what_it_has(wire: Wire, spy: Poll
     assert call["params"] == {"timeout": "50", "offset": "1"}
 
 
-async def test_concurrent_polls_are_served_from_the_same_queue(wire: Wire, spy: PollSpy) -> None:
+async def test_a_second_held_poll_terminates_the_first_with_409(wire: Wire, spy: PollSpy) -> None:
+    """Two instances of a bot: Telegram answers the older waiting poll with 409 and keeps the newer one."""
     first = asyncio.create_task(wire.call("getUpdates", timeout=50))
-    second = asyncio.create_task(wire.call("getUpdates", timeout=50))
     await spy.held.wait()
-    while spy.waits < 2:
-        spy.held.clear()
-        await spy.held.wait()
-    await wire.say("both")
-    answers = await asyncio.wait_for(asyncio.gather(first, second), 10)
-    for status, body in answers:
-        assert status == 200
-        assert [u["update_id"] for u in body["result"]] == [1]
+    second = asyncio.create_task(wire.call("getUpdates", timeout=50))
+    status, body = await asyncio.wait_for(first, 10)
+    assert (status, body["description"]) == (409, errors.CONFLICT_POLLS)
+    assert body["description"] == (
+        "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"
+    )
+    await wire.say("for the newer one")
+    status, body = await asyncio.wait_for(second, 10)
+    assert (status, [u["update_id"] for u in body["result"]]) == (200, [1])
+    assert [c.status for c in wire.stand.calls("getUpdates")] == [409, 200]
+
+
+async def test_an_immediately_answered_poll_terminates_nothing(wire: Wire, spy: PollSpy) -> None:
+    held = asyncio.create_task(wire.call("getUpdates", timeout=50))
+    await spy.held.wait()
+    assert await ids(wire) == []  # timeout 0: answered at once, so the held poll is not terminated
+    assert not held.done()
+    await wire.say("for the held one")
+    status, body = await asyncio.wait_for(held, 10)
+    assert (status, [u["update_id"] for u in body["result"]]) == (200, [1])
 
 
 async def test_allowed_updates_is_read_as_json_text_from_a_json_body(wire: Wire) -> None:
