@@ -18,21 +18,40 @@ connection) by retrying (the client's own retries honour ``Retry-After``) and th
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 import json
 import logging
 import os
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import openai
 from openai import AsyncOpenAI
 from telegram import Bot, Message, Update
 from telegram.constants import ChatAction, ChatType
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import Application, CommandHandler, ContextTypes, MessageHandler, filters
 
 log = logging.getLogger("dialogbot")
+
+T = TypeVar("T")
+MAX_FLOOD_RETRIES = 3
+
+
+async def with_flood_retry(call: Callable[[], Awaitable[T]]) -> T:
+    """Run a Bot API call; on Telegram's flood control (429) wait the ``retry_after`` it asked for and try again."""
+    for attempt in range(MAX_FLOOD_RETRIES):
+        try:
+            return await call()
+        except RetryAfter as e:
+            wait = e.retry_after
+            seconds = wait.total_seconds() if isinstance(wait, dt.timedelta) else float(wait)
+            log.warning("flood control: retrying in %.1f s (attempt %d)", seconds, attempt + 1)
+            await asyncio.sleep(seconds)
+    return await call()
 
 SYSTEM_PROMPT = (
     "You are Dialogbot, a friendly assistant in a Telegram chat. Answer briefly. "
@@ -98,6 +117,8 @@ class Streamer:
                 await self.bot.send_message_draft(self.chat_id, self.draft_id, text)
                 self.shown = text
                 return
+            except RetryAfter:  # a draft is only a preview: skip this one, the next revision will show
+                return
             except TelegramError as e:
                 log.info("drafts unavailable (%s); streaming by edits", e)
                 Streamer.drafts_supported = False
@@ -105,7 +126,9 @@ class Streamer:
 
     async def _show(self, text: str) -> None:
         if self.message is None:
-            self.message = await self.bot.send_message(self.chat_id, text, reply_to_message_id=self.reply_to)
+            self.message = await with_flood_retry(
+                lambda: self.bot.send_message(self.chat_id, text, reply_to_message_id=self.reply_to)
+            )
         elif text != self.shown:
             try:
                 await self.message.edit_text(text)
@@ -116,7 +139,9 @@ class Streamer:
     async def finish(self, text: str) -> None:
         """The final text: a message of its own after a draft, or the last edit of the streamed message."""
         if self.message is None:
-            await self.bot.send_message(self.chat_id, text, reply_to_message_id=self.reply_to)
+            await with_flood_retry(
+                lambda: self.bot.send_message(self.chat_id, text, reply_to_message_id=self.reply_to)
+            )
         else:
             await self._show(text)
 
@@ -196,7 +221,7 @@ class Dialogs:
         if msg is None:
             return
         self.history.pop(msg.chat_id, None)  # /start begins a new conversation
-        await msg.reply_text(GREETING, do_quote=False)
+        await with_flood_retry(lambda: msg.reply_text(GREETING, do_quote=False))
 
     async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         msg = update.effective_message
@@ -216,7 +241,7 @@ class Dialogs:
             answer = await self.complete(msg.chat_id, turn, streamer)
         except openai.APIError as e:  # 429 and 5xx after the client's retries, refusals, no connection
             log.warning("model failed: %s", e)
-            await msg.reply_text(APOLOGY, do_quote=True)
+            await with_flood_retry(lambda: msg.reply_text(APOLOGY, do_quote=True))
             return  # the question is not kept: the conversation stays as the person saw it answered
         answer = answer.strip() or "…"
         await streamer.finish(answer)

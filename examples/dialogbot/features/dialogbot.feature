@@ -31,6 +31,12 @@ Feature: The dialog bot talks through a language model
     Then the bot replies "Sorry for the wait: the provider is back."
     And the model answered with status 429 once
 
+  Scenario: Telegram's flood control on the answer, then recovery
+    Given sendMessage fails with 429 retry after 1, once
+    When alice sends "hello"
+    Then the bot replies "Hello! I am Dialogbot. Ask me about the weather."
+    And the outbox has 1 sendMessage call with status 429
+
   Scenario: A provider outage gets a short apology
     When alice sends "Is there an outage?"
     Then the bot replies "Sorry, I cannot answer right now: the model is unavailable. Please try again in a minute."
