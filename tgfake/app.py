@@ -1,6 +1,7 @@
 """``create_app``: the only place routes are wired. Any URL's code is one step from here:
 
 - ``/bot<token>/<method>`` → :func:`bot_api` → ``tgfake/botapi/<family>.py`` (method registry);
+- ``/file/bot<token>/<file_path>`` → ``tgfake/downloads.py`` (getFile's bytes);
 - ``/sim/...`` → ``tgfake/sim/<concern>.py`` (person, inspect, control);
 - ``/v1/...`` and ``/sim/llm/...`` → ``llmstub`` (only with a model).
 """
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from tgfake import errors
+from tgfake import downloads, errors
 from tgfake.clock import Clock
 from tgfake.errors import SimError
 from tgfake.keys import STAND
@@ -78,5 +79,6 @@ def create_app(
         model.register(app)
         app[STAND].reset_hooks.append(model.reset)
     app.on_shutdown.append(_release_polls)
+    app.router.add_get(downloads.ROUTE, downloads.download)
     app.router.add_route("*", "/{tail:.*}", bot_api)
     return app

@@ -54,7 +54,7 @@ class Person:
 
 @dataclass(slots=True)
 class StoredFile:
-    """An uploaded photo or document, kept with its bytes so tests can read it back."""
+    """A photo or document (the bot's upload or the person's), kept with its bytes so tests can read it back."""
 
     file_id: str
     unique_id: str
@@ -63,6 +63,7 @@ class StoredFile:
     data: bytes
     width: int = 0
     height: int = 0
+    kind: str = "document"  # photo or document: a file id is re-sent only as its own kind
 
     @property
     def size(self) -> int:
@@ -221,7 +222,7 @@ def message_json(chat: Chat, msg: StoredMessage, bot_user: dict[str, Any], *, qu
         doc["file_size"] = d.size
         out["document"] = doc
     if msg.entities:
-        out["entities"] = msg.entities
+        out["caption_entities" if msg.is_media else "entities"] = msg.entities
     if quote and msg.reply_to is not None:
         target = chat.messages.get(msg.reply_to)
         if target is not None:

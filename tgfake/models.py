@@ -61,3 +61,26 @@ class LaunchIn(SimBody):
     color_scheme: str = ""
     platform: str = ""
     version: str = ""
+
+
+class FilePartIn(SimBody):
+    """One file of ``POST /sim/file`` in a JSON body: its name and its bytes as base64."""
+
+    name: str = ""
+    data: str = ""
+
+
+class FileIn(SimBody):
+    """``POST /sim/file``: the person sends a photo or a document, with the sender fields of ``MessageIn``."""
+
+    photo: FilePartIn | None = None
+    document: FilePartIn | None = None
+    caption: str = ""
+    user_id: int = 0
+    username: str = ""
+    first_name: str = ""
+    chat_type: str = ""
+    chat_id: int = 0
+    chat_title: str = ""
+    reply_to_message_id: int = 0
+    mention: bool = False

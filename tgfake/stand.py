@@ -30,7 +30,7 @@ from tgfake.clock import Clock, SystemClock
 from tgfake.errors import SimError, TelegramError
 from tgfake.faults import Fault, Faults
 from tgfake.menus import MenuButtons
-from tgfake.models import CallbackIn, FaultIn, MessageIn
+from tgfake.models import CallbackIn, FaultIn, FileIn, MessageIn
 from tgfake.options import Options
 from tgfake.params import Params
 
@@ -271,6 +271,20 @@ class Stand:
         """The person sends a text; returns (message_id, update_id)."""
         if not body.text.strip():
             raise SimError(400, "text is empty")
+        return self.inject(body, body.text)
+
+    def inject(
+        self,
+        body: MessageIn | FileIn,
+        text: str,
+        photo: StoredFile | None = None,
+        document: StoredFile | None = None,
+    ) -> tuple[int, int]:
+        """The person's message: a text, or with ``photo``/``document`` a file whose caption is ``text``.
+
+        A caption's command or mention entity goes out as ``caption_entities``, as Telegram's does.
+        """
+        media = photo is not None or document is not None
         person = self.person(body.user_id, body.username, body.first_name, name_from_username=True)
         chat_type = body.chat_type.strip().lower() or "private"
         chat_id = body.chat_id or (person.id if chat_type == "private" else GROUP_ID_BASE - person.id)
@@ -282,11 +296,10 @@ class Stand:
             chat.title = body.chat_title or DEFAULT_GROUP_TITLE
         if chat.type == "private":
             chat.user = person
-        text = body.text
         entities: list[dict[str, Any]] = []
         if body.mention:
             handle = "@" + self.options.bot_username
-            text = f"{handle} {text}"
+            text = f"{handle} {text}" if text else handle
             entities.append({"type": "mention", "offset": 0, "length": utf16_len(handle)})
         elif m := _COMMAND.match(text):
             entities.append({"type": "bot_command", "offset": 0, "length": utf16_len(m.group())})
@@ -297,9 +310,12 @@ class Stand:
                 date=self.unix_now(),
                 from_bot=False,
                 sender=person,
-                text=text,
+                text="" if media else text,
+                caption=text if media else "",
                 entities=entities,
                 reply_to=reply_to,
+                photo=photo,
+                document=document,
             )
         )
         update_id = self.push_update("message", self.message_json(chat, msg))

@@ -14,6 +14,7 @@ DOCUMENTED = [
     "editMessageReplyMarkup",
     "editMessageText",
     "getChatMenuButton",
+    "getFile",
     "getMe",
     "getMyCommands",
     "getUpdates",

@@ -143,13 +143,21 @@ async def test_chat_id_first(wire: Wire) -> None:
 
 
 @pytest.mark.parametrize(("method", "kind"), [("sendPhoto", "photo"), ("sendDocument", "document")])
-async def test_no_file_part_is_refused(wire: Wire, method: str, kind: str) -> None:
+async def test_no_file_is_refused(wire: Wire, method: str, kind: str) -> None:
     description = f"Bad Request: there is no {kind} in the request"
-    # A file_id or URL string where the upload should be.
-    await wire.refused(method, 400, description, chat_id=4242, **{kind: "AgACAgIAAxkBAAIB"})
-    await wire.refused(method, 400, description, chat_id=4242, **{kind: "https://example.com/a.png"})
+    await wire.refused(method, 400, description, chat_id=4242)
+    await wire.refused(method, 400, description, chat_id=4242, **{kind: ""})
     # A file part under another name.
     refused(await upload(wire, method, "file", "a.png", image_bytes("PNG"), chat_id=4242), description)
+
+
+@pytest.mark.parametrize(("method", "kind"), [("sendPhoto", "photo"), ("sendDocument", "document")])
+async def test_a_string_the_stand_holds_no_file_for_is_refused(wire: Wire, method: str, kind: str) -> None:
+    """A real Telegram file id, an unknown one, a unique id, or a URL (the stand fetches nothing)."""
+    description = "Bad Request: wrong file identifier/HTTP URL specified"
+    for value in ("AgACAgIAAxkBAAIB", "file_1", "ufile_1", "https://example.com/a.png", "attach://nothing"):
+        await wire.refused(method, 400, description, chat_id=4242, **{kind: value})
+    assert wire.stand.world.files == {}
 
 
 async def test_too_big(wire: Wire) -> None:

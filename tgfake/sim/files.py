@@ -1,13 +1,29 @@
-"""``GET /sim/file/{id}``: the bytes of a photo or document the bot uploaded, with the sniffed type."""
+"""Files on the person's side: ``POST /sim/file`` sends one, ``GET /sim/file/{id}`` reads any back.
+
+``POST /sim/file`` takes JSON (the file as base64, for scripts and tests) or a multipart form (``curl -F``); both
+carry the sender fields of ``POST /sim/message``. The checks and the store live in ``tgfake/filestore.py``.
+"""
 
 from __future__ import annotations
 
+import base64
+import binascii
+from typing import Any
+
 from aiohttp import web
+from pydantic import ValidationError
 
 from tgfake.errors import SimError
+from tgfake.filestore import send_person_file
+from tgfake.models import FileIn, FilePartIn
 from tgfake.sim.common import stand_of
+from tgfake.wire import read_capped, read_params, sim_json
 
 routes = web.RouteTableDef()
+
+MAX_FILE_BODY = 70 << 20
+"""A JSON body carrying a 50 MiB document as base64 (4/3 of it) and the other fields."""
+KINDS = ("photo", "document")
 
 
 @routes.get("/sim/file/{id}")
@@ -16,3 +32,71 @@ async def file(request: web.Request) -> web.Response:
     if stored is None:
         raise SimError(404, "no such file")
     return web.Response(body=stored.data, headers={"Content-Type": stored.mime_type})
+
+
+@routes.post("/sim/file")
+async def send_file(request: web.Request) -> web.Response:
+    """The person sends a photo or a document; answers ``{"message_id","update_id","file_id"}``."""
+    if request.content_type.startswith("multipart/form-data"):
+        body, kind, name, data = await _from_form(request)
+    else:
+        body, kind, name, data = await _from_json(request)
+    return sim_json(send_person_file(stand_of(request), body, kind, name, data))
+
+
+def _one_kind(present: list[str]) -> str:
+    if not present:
+        raise SimError(400, "photo or document is required")
+    if len(present) > 1:
+        raise SimError(400, "send a photo or a document, not both")
+    return present[0]
+
+
+def _invalid(exc: ValidationError, what: str) -> SimError:
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    detail = f"{where}: {first['msg']}" if where else first["msg"]
+    return SimError(400, f"{what}: {detail}")
+
+
+async def _from_json(request: web.Request) -> tuple[FileIn, str, str, bytes]:
+    raw = await read_capped(request, MAX_FILE_BODY)
+    if raw is None:
+        raise SimError(413, f"request body is larger than {MAX_FILE_BODY >> 20} MiB")
+    if not raw.strip():
+        raise SimError(400, "invalid JSON body: EOF")
+    try:
+        body = FileIn.model_validate_json(raw)
+    except ValidationError as exc:
+        raise _invalid(exc, "invalid JSON body") from None
+    parts: dict[str, FilePartIn | None] = {"photo": body.photo, "document": body.document}
+    kind = _one_kind([k for k in KINDS if parts[k] is not None])
+    part = parts[kind]
+    assert part is not None
+    return body, kind, part.name, _base64(kind, part.data)
+
+
+def _base64(kind: str, text: str) -> bytes:
+    """Standard or URL-safe base64, whitespace allowed, a ``data:...;base64,`` prefix skipped."""
+    if text.startswith("data:") and ";base64," in text:
+        text = text.split(";base64,", 1)[1]
+    compact = "".join(text.split()).replace("-", "+").replace("_", "/")
+    try:
+        return base64.b64decode(compact + "=" * (-len(compact) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        raise SimError(400, f"{kind}.data is not valid base64") from None
+
+
+async def _from_form(request: web.Request) -> tuple[FileIn, str, str, bytes]:
+    params = await read_params(request)
+    for kind in KINDS:
+        if kind in params.values:
+            raise SimError(400, f"{kind} must be a file part (curl -F {kind}=@file)")
+    kind = _one_kind([k for k in KINDS if k in params.files])
+    upload = params.files[kind]
+    fields: dict[str, Any] = {k: v for k, v in params.values.items() if k not in KINDS}
+    try:
+        body = FileIn.model_validate(fields, strict=False)
+    except ValidationError as exc:
+        raise _invalid(exc, "invalid form field") from None
+    return body, kind, upload.filename, upload.data

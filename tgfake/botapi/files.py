@@ -1,0 +1,18 @@
+"""getFile: where a bot downloads a file from (``/file/bot<token>/<file_path>``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tgfake.botapi.registry import bot_method
+from tgfake.filestore import for_get_file, get_file_json
+from tgfake.params import Params
+
+if TYPE_CHECKING:
+    from tgfake.stand import Stand
+
+
+@bot_method("getFile")
+async def get_file(stand: Stand, p: Params) -> Any:
+    """The File object of a photo or document the stand holds (the bot's uploads and the person's files alike)."""
+    return get_file_json(for_get_file(stand, p.text("file_id").strip()))

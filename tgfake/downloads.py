@@ -1,0 +1,28 @@
+"""``GET /file/bot<token>/<file_path>``: the bytes behind a getFile answer, where client libraries fetch them.
+
+python-telegram-bot (``base_file_url``) and aiogram (``TelegramAPIServer.file``) build this URL themselves, so
+``download_as_bytearray()`` and ``bot.download(...)`` work against the stand unchanged.
+"""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from tgfake import errors
+from tgfake.filestore import by_path
+from tgfake.keys import STAND
+from tgfake.wire import envelope_response
+
+ROUTE = "/file/bot{token}/{path:.+}"
+
+
+async def download(request: web.Request) -> web.StreamResponse:
+    """A wrong token (when the stand has one) is 401 as on the Bot API; a path no file has is 404."""
+    stand = request.app[STAND]
+    token = request.match_info["token"]
+    if stand.options.token and token != stand.options.token:
+        return envelope_response(401, {"ok": False, "error_code": 401, "description": errors.UNAUTHORIZED})
+    stored = by_path(stand, request.match_info["path"])
+    if stored is None:
+        return envelope_response(404, {"ok": False, "error_code": 404, "description": errors.NOT_FOUND})
+    return web.Response(body=stored.data, headers={"Content-Type": stored.mime_type})

@@ -1,0 +1,147 @@
+"""The stand's one file store: ids, download paths, and what a bot or the person may do with a file id.
+
+Bot uploads and the person's files share one numbering (``file_N`` / ``ufile_N``, restarting after a reset),
+so a file id names the same bytes whoever sent them, as Telegram's ids do for one bot. Plain state: no aiohttp.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import re
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from tgfake.chats import StoredFile
+from tgfake.errors import SimError, bad_request
+from tgfake.media import MAX_CAPTION_LENGTH, MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES, image_size, mime_type
+
+if TYPE_CHECKING:
+    from tgfake.models import FileIn
+    from tgfake.stand import Stand
+
+MAX_DOWNLOAD_BYTES = 20 << 20
+"""The largest file a bot may fetch with getFile (Telegram's ``MAX_DOWNLOAD_FILE_SIZE``)."""
+
+FILE_ID = re.compile(r"file_[1-9][0-9]*")
+"""What the stand's file ids look like; anything else cannot be parsed, as Telegram words it."""
+
+WRONG_FILE_ID = "Bad Request: wrong file_id or the file is temporarily unavailable"
+WRONG_REMOTE_ID = "Bad Request: wrong remote file identifier specified: wrong string length"
+WRONG_IDENTIFIER = "Bad Request: wrong file identifier/HTTP URL specified"
+TYPE_MISMATCH = "Bad Request: type of file mismatch"
+FILE_TOO_BIG = "Bad Request: file is too big"
+
+_FOLDERS = {"photo": "photos", "document": "documents"}
+_TYPES = mimetypes.MimeTypes()  # Python's own table only: the host's /etc/mime.types must not change file paths
+_PHOTO_SUFFIX = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif"}
+
+
+def mint(stand: Stand, kind: str, name: str, data: bytes, width: int = 0, height: int = 0) -> StoredFile:
+    """Keep the bytes under the next id; ``kind`` (photo or document) decides how the file may be re-sent."""
+    n = len(stand.world.files) + 1
+    stored = StoredFile(
+        file_id=f"file_{n}",
+        unique_id=f"ufile_{n}",
+        name=name,
+        mime_type=mime_type(data),
+        data=data,
+        width=width,
+        height=height,
+        kind=kind,
+    )
+    stand.world.files[stored.file_id] = stored
+    return stored
+
+
+def suffix(stored: StoredFile) -> str:
+    """A photo's suffix comes from its format; a document's from its name, else from its type (Telegram's way)."""
+    if stored.kind == "photo":
+        return _PHOTO_SUFFIX.get(stored.mime_type, ".jpg")
+    from_name = PurePosixPath(stored.name).suffix
+    if from_name and from_name.isascii() and len(from_name) <= 16:
+        return from_name.lower()
+    return _TYPES.guess_extension(stored.mime_type) or ""
+
+
+def file_path(stored: StoredFile) -> str:
+    """``photos/file_3.png``, ``documents/file_4.pdf``: where ``/file/bot<token>/`` serves the bytes."""
+    return f"{_FOLDERS.get(stored.kind, 'documents')}/{stored.file_id}{suffix(stored)}"
+
+
+def by_path(stand: Stand, path: str) -> StoredFile | None:
+    """The file a download path names: the id is the path's stem, and the whole path must be the file's own."""
+    stem = PurePosixPath(path).name.split(".", 1)[0]
+    stored = stand.world.files.get(stem)
+    return stored if stored is not None and file_path(stored) == path else None
+
+
+def for_get_file(stand: Stand, file_id: str) -> StoredFile:
+    """getFile's checks: an id of another shape, an unknown id, a file over 20 MB are each refused."""
+    if not FILE_ID.fullmatch(file_id):
+        raise bad_request(WRONG_REMOTE_ID)
+    stored = stand.world.files.get(file_id)
+    if stored is None:
+        raise bad_request(WRONG_FILE_ID)
+    if stored.size > MAX_DOWNLOAD_BYTES:
+        raise bad_request(FILE_TOO_BIG)
+    return stored
+
+
+def for_resend(stand: Stand, value: str, kind: str) -> StoredFile:
+    """A send naming a file by id: the very file (no new id), of the same kind; a URL cannot be fetched here."""
+    stored = stand.world.files.get(value.strip())
+    if stored is None:
+        raise bad_request(WRONG_IDENTIFIER)
+    if stored.kind != kind:
+        raise bad_request(TYPE_MISMATCH)
+    return stored
+
+
+def get_file_json(stored: StoredFile) -> dict[str, object]:
+    """The Bot API File object."""
+    return {
+        "file_id": stored.file_id,
+        "file_unique_id": stored.unique_id,
+        "file_size": stored.size,
+        "file_path": file_path(stored),
+    }
+
+
+# --- the person's files ------------------------------------------------------------------------------------------
+PERSON_MAX_PHOTO = MAX_PHOTO_BYTES
+"""A person's photo: 10 MiB (Telegram takes far larger ones from users, but hands bots a recompressed JPEG)."""
+PERSON_MAX_DOCUMENT = MAX_DOCUMENT_BYTES
+"""A person's document: 50 MiB, enough to try getFile's 20 MB refusal without holding gigabytes in memory."""
+_LIMITS = {"photo": PERSON_MAX_PHOTO, "document": PERSON_MAX_DOCUMENT}
+
+
+def default_name(kind: str, data: bytes) -> str:
+    """``photo.png``, ``document.pdf``: what a file sent without a name is called."""
+    return kind + (_TYPES.guess_extension(mime_type(data)) or "")
+
+
+def send_person_file(stand: Stand, body: FileIn, kind: str, name: str, data: bytes) -> dict[str, object]:
+    """The person sends a photo or a document: checked, stored in the one file store, queued as an update.
+
+    Answers ``{"message_id", "update_id", "file_id"}``; a refusal is a 400 naming the problem and stores nothing.
+    """
+    if not data:
+        raise SimError(400, f"{kind} is empty")
+    limit = _LIMITS[kind]
+    if len(data) > limit:
+        raise SimError(400, f"{kind} is larger than {limit >> 20} MiB")
+    if len(body.caption) > MAX_CAPTION_LENGTH:
+        raise SimError(400, f"caption is longer than {MAX_CAPTION_LENGTH} characters")
+    size = (0, 0)
+    if kind == "photo":
+        found = image_size(data)
+        if found is None:
+            raise SimError(400, "photo is not a PNG, JPEG or GIF image")
+        size = found
+    name = PurePosixPath(name.replace("\\", "/")).name or default_name(kind, data)
+    stored = mint(stand, kind, name, data, *size)
+    if kind == "photo":
+        message_id, update_id = stand.inject(body, body.caption, photo=stored)
+    else:
+        message_id, update_id = stand.inject(body, body.caption, document=stored)
+    return {"message_id": message_id, "update_id": update_id, "file_id": stored.file_id}
