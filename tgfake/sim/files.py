@@ -37,7 +37,7 @@ async def file(request: web.Request) -> web.Response:
 @routes.post("/sim/file")
 async def send_file(request: web.Request) -> web.Response:
     """The person sends a photo or a document; answers ``{"message_id","update_id","file_id"}``."""
-    if request.content_type.startswith("multipart/form-data"):
+    if request.content_type in ("multipart/form-data", "application/x-www-form-urlencoded"):
         body, kind, name, data = await _from_form(request)
     else:
         body, kind, name, data = await _from_json(request)
