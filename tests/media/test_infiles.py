@@ -78,7 +78,8 @@ async def test_a_document_as_a_multipart_form_with_the_sender_fields(wire: Wire)
         {"id": -100000000077, "type": "group", "title": "Fake group"},
         "please summarise",
     )
-    assert "text" not in msg and "caption_entities" not in msg
+    assert "text" not in msg
+    assert "caption_entities" not in msg
     assert await wire.text(-100000000077) == "[1] bob: [document report.pdf] please summarise\n"
 
 
@@ -176,7 +177,7 @@ async def test_size_caps(wire: Wire) -> None:
 
 
 async def test_one_numbering_for_the_bots_and_the_persons_files(wire: Wire) -> None:
-    status, body = await upload(wire, "sendDocument", "document", "a.txt", b"bot", chat_id=4242)
+    _status, body = await upload(wire, "sendDocument", "document", "a.txt", b"bot", chat_id=4242)
     assert body["result"]["document"]["file_id"] == "file_1"
     assert (await send_file(wire, {"document": {"name": "b.txt", "data": b64(b"me")}}))[1]["file_id"] == "file_2"
     assert (await wire.sim("POST", "/sim/reset"))[0] == 200
