@@ -14,6 +14,7 @@ loop anywhere; a timeout is an absolute deadline.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import os
@@ -221,12 +222,13 @@ class ChatMessage:
 
 @dataclass(frozen=True, slots=True)
 class Sent:
-    """What ``send`` and ``tap`` return: the ids the stand minted."""
+    """What ``send``, ``send_photo``/``send_document`` and ``tap`` return: the ids the stand minted."""
 
     chat_id: int
     update_id: int
     message_id: int = 0
     callback_query_id: str = ""
+    file_id: str = ""  # send_photo / send_document: the file's id, for getFile
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -310,17 +312,13 @@ class _Core:
 
     # -- person
 
-    def send(
-        self, text: str, user: str | int | Person, chat: ChatRef, mention: bool, reply_to: int | None
-    ) -> _Op[Sent]:
+    def _sender(
+        self, user: str | int | Person, chat: ChatRef, mention: bool, reply_to: int | None
+    ) -> tuple[int, dict[str, Any]]:
+        """The sender fields ``/sim/message`` and ``/sim/file`` share, and the chat they land in."""
         who = person(user)
         chat_id, chat_type = _chat_target(chat, who)
-        body: dict[str, Any] = {
-            "text": text,
-            "user_id": who.user_id,
-            "chat_id": chat_id,
-            "chat_type": chat_type,
-        }
+        body: dict[str, Any] = {"user_id": who.user_id, "chat_id": chat_id, "chat_type": chat_type}
         if who.username:
             body["username"] = who.username
         if who.first_name:
@@ -329,9 +327,34 @@ class _Core:
             body["mention"] = True
         if reply_to is not None:
             body["reply_to_message_id"] = reply_to
-        got = yield from self._do(_Req("POST", "/sim/message", body=body))
+        return chat_id, body
+
+    def send(
+        self, text: str, user: str | int | Person, chat: ChatRef, mention: bool, reply_to: int | None
+    ) -> _Op[Sent]:
+        chat_id, body = self._sender(user, chat, mention, reply_to)
+        got = yield from self._do(_Req("POST", "/sim/message", body={"text": text, **body}))
         self.last_chat = chat_id
         return Sent(chat_id, int(got["update_id"]), message_id=int(got["message_id"]))
+
+    def send_file(
+        self,
+        kind: str,
+        data: bytes,
+        name: str,
+        caption: str,
+        user: str | int | Person,
+        chat: ChatRef,
+        mention: bool,
+        reply_to: int | None,
+    ) -> _Op[Sent]:
+        chat_id, body = self._sender(user, chat, mention, reply_to)
+        body[kind] = {"name": name, "data": base64.b64encode(data).decode()}
+        if caption:
+            body["caption"] = caption
+        got = yield from self._do(_Req("POST", "/sim/file", body=body))
+        self.last_chat = chat_id
+        return Sent(chat_id, int(got["update_id"]), message_id=int(got["message_id"]), file_id=str(got["file_id"]))
 
     def tap(
         self,
@@ -822,6 +845,34 @@ class StandClient:
         """A person writes ``text`` (``POST /sim/message``); ``chat="group"`` writes in the default group."""
         return self._driver.run(self._core.send(text, user, chat, mention, reply_to))
 
+    def send_photo(
+        self,
+        data: bytes,
+        *,
+        name: str = "",
+        caption: str = "",
+        user: str | int | Person = "alice",
+        chat: ChatRef = None,
+        mention: bool = False,
+        reply_to: int | None = None,
+    ) -> Sent:
+        """A person sends a PNG, JPEG or GIF (``POST /sim/file``); ``Sent.file_id`` names it for getFile."""
+        return self._driver.run(self._core.send_file("photo", data, name, caption, user, chat, mention, reply_to))
+
+    def send_document(
+        self,
+        data: bytes,
+        *,
+        name: str = "",
+        caption: str = "",
+        user: str | int | Person = "alice",
+        chat: ChatRef = None,
+        mention: bool = False,
+        reply_to: int | None = None,
+    ) -> Sent:
+        """A person sends any file as a document (``POST /sim/file``); its ``mime_type`` is sniffed from the bytes."""
+        return self._driver.run(self._core.send_file("document", data, name, caption, user, chat, mention, reply_to))
+
     def tap(
         self,
         label: str | None = None,
@@ -966,6 +1017,33 @@ class AsyncStandClient:
         reply_to: int | None = None,
     ) -> Sent:
         return await self._driver.run(self._core.send(text, user, chat, mention, reply_to))
+
+    async def send_photo(
+        self,
+        data: bytes,
+        *,
+        name: str = "",
+        caption: str = "",
+        user: str | int | Person = "alice",
+        chat: ChatRef = None,
+        mention: bool = False,
+        reply_to: int | None = None,
+    ) -> Sent:
+        return await self._driver.run(self._core.send_file("photo", data, name, caption, user, chat, mention, reply_to))
+
+    async def send_document(
+        self,
+        data: bytes,
+        *,
+        name: str = "",
+        caption: str = "",
+        user: str | int | Person = "alice",
+        chat: ChatRef = None,
+        mention: bool = False,
+        reply_to: int | None = None,
+    ) -> Sent:
+        op = self._core.send_file("document", data, name, caption, user, chat, mention, reply_to)
+        return await self._driver.run(op)
 
     async def tap(
         self,

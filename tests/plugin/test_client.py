@@ -15,6 +15,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from tests.media.media_helpers import image_bytes
 from tgfake.testing import (
     DEFAULT_GROUP_ID,
     AsyncStandClient,
@@ -150,3 +151,27 @@ async def test_the_async_client_wakes_when_the_bot_answers(tgfake: StandClient) 
         assert (reply.message_id, reply.from_bot) == (2, True)
         assert await client.transcript() == "[1] alice: hello\n[2] bot: You said: hello\n"
         assert [c.method for c in await client.outbox()] == ["sendMessage"]
+
+
+def test_the_person_sends_a_photo_and_a_document_the_bot_can_fetch(tgfake: StandClient) -> None:
+    gif = image_bytes("GIF", (2, 3))
+    photo = tgfake.send_photo(gif, name="dot.gif", caption="/describe")
+    doc = tgfake.send_document(b"%PDF-1.4\n", name="a.pdf", user="bob", chat="group")
+    assert (photo.chat_id, photo.message_id, photo.file_id) == (4242, 1, "file_1")
+    assert (doc.chat_id, doc.file_id) == (DEFAULT_GROUP_ID, "file_2")
+    assert tgfake.transcript(4242) == "[1] alice: [photo dot.gif 2x3] /describe\n"
+    assert tgfake.transcript(DEFAULT_GROUP_ID) == "[1] bob: [document a.pdf]\n"
+    status, body = bot_call(tgfake, "getFile", file_id=doc.file_id)
+    assert (status, body["result"]["file_path"]) == (200, "documents/file_2.pdf")
+    with urllib.request.urlopen(f"{tgfake.url}/file/bot123:abc/documents/file_2.pdf", timeout=10) as f:
+        assert f.read() == b"%PDF-1.4\n"
+    with pytest.raises(SimAPIError) as refused:
+        tgfake.send_photo(b"not an image")
+    assert "photo is not a PNG, JPEG or GIF image" in str(refused.value)
+
+
+async def test_the_async_client_sends_files_too(tgfake: StandClient) -> None:
+    async with AsyncStandClient(tgfake.url) as client:
+        sent = await client.send_document(b"notes\n", name="notes.txt", caption="read me")
+        assert sent.file_id == "file_1"
+        assert await client.transcript() == "[1] alice: [document notes.txt] read me\n"
