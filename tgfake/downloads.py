@@ -9,7 +9,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from tgfake import errors
-from tgfake.filestore import by_path
+from tgfake.filestore import MAX_DOWNLOAD_BYTES, by_path
 from tgfake.keys import STAND
 from tgfake.wire import envelope_response
 
@@ -17,12 +17,12 @@ ROUTE = "/file/bot{token}/{path:.+}"
 
 
 async def download(request: web.Request) -> web.StreamResponse:
-    """A wrong token (when the stand has one) is 401 as on the Bot API; a path no file has is 404."""
+    """A wrong token (when the stand has one) is 401 as on the Bot API; a path getFile would not name is 404."""
     stand = request.app[STAND]
     token = request.match_info["token"]
     if stand.options.token and token != stand.options.token:
         return envelope_response(401, {"ok": False, "error_code": 401, "description": errors.UNAUTHORIZED})
     stored = by_path(stand, request.match_info["path"])
-    if stored is None:
+    if stored is None or stored.size > MAX_DOWNLOAD_BYTES:
         return envelope_response(404, {"ok": False, "error_code": 404, "description": errors.NOT_FOUND})
     return web.Response(body=stored.data, headers={"Content-Type": stored.mime_type})

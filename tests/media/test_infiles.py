@@ -233,6 +233,10 @@ async def test_get_file_refuses_over_20_mib_but_not_at_it(wire: Wire) -> None:
     await send_form(wire, "document", "over.bin", b"\x00" * ((20 << 20) + 1))
     assert (await wire.ok("getFile", file_id="file_1"))["file_path"] == "documents/file_1.bin"
     await wire.refused("getFile", 400, "Bad Request: file is too big", file_id="file_2")
+    resp = await wire.client.get(f"/file/bot{wire.token}/documents/file_2.bin")
+    assert (resp.status, await resp.json()) == (404, {"ok": False, "error_code": 404, "description": "Not Found"})
+    resp = await wire.client.get(f"/file/bot{wire.token}/documents/file_1.bin")
+    assert (resp.status, len(await resp.read())) == (200, 20 << 20)
 
 
 async def test_a_download_path_must_be_the_files_own(wire: Wire) -> None:
