@@ -32,7 +32,7 @@ async def set_webhook(stand: Stand, p: Params) -> Any:
     """Set (or, with an empty ``url``, remove) the webhook; every check passes before anything changes.
 
     Checks in order: the url (``invalid webhook URL specified``, then ``bad webhook: <reason>`` for hosts the stand
-    cannot reach), ``secret_token``, ``ip_address``, ``allowed_updates``. ``max_connections`` is clamped to 1..100,
+    cannot reach), ``secret_token``, ``ip_address``, ``allowed_updates``. ``max_connections`` (default 40; garbage reads as 0) is clamped to 1..100,
     ``certificate`` is ignored. A waiting getUpdates is terminated with 409.
     """
     url = p.text("url")
@@ -55,7 +55,8 @@ async def set_webhook(stand: Stand, p: Params) -> Any:
         except ValueError:
             raise bad_request(IP_ADDRESS_BAD) from None
     read_allowed_updates(stand, p)
-    wanted = parse_int(p.text("max_connections")) or DEFAULT_MAX_CONNECTIONS
+    raw = p.text("max_connections")  # as Telegram reads it: absent is 40, garbage is 0, then clamped to 1..100
+    wanted = (parse_int(raw) or 0) if raw else DEFAULT_MAX_CONNECTIONS
     config = WebhookConfig(
         url=url,
         token=stand.signing_token,
