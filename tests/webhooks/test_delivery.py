@@ -66,9 +66,7 @@ async def test_a_500_is_retried_and_reported_as_the_last_error(wire: Wire, recei
     assert info["pending_update_count"] == 0
 
 
-async def test_failures_back_off_without_spinning_and_a_new_set_retries_at_once(
-    wire: Wire, receiver: Receiver
-) -> None:
+async def test_failures_back_off_without_spinning_and_a_new_set_retries_at_once(wire: Wire, receiver: Receiver) -> None:
     receiver.answers = [(500, {}, {}), (500, {}, {})]
     await wire.ok("setWebhook", url=receiver.url)
     await wire.say("x")

@@ -10,7 +10,9 @@ from tests.conftest import Wire
 from tests.webhooks.conftest import closed_port
 
 INVALID_URL = "Bad Request: invalid webhook URL specified"
-LOOPBACK_ONLY = "Bad Request: bad webhook: tgfake delivers webhooks only to loopback hosts (localhost, 127.0.0.0/8, ::1); "
+LOOPBACK_ONLY = (
+    "Bad Request: bad webhook: tgfake delivers webhooks only to loopback hosts (localhost, 127.0.0.0/8, ::1); "
+)
 CONFLICT_ACTIVE = (
     "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"
 )

@@ -32,8 +32,8 @@ async def set_webhook(stand: Stand, p: Params) -> Any:
     """Set (or, with an empty ``url``, remove) the webhook; every check passes before anything changes.
 
     Checks in order: the url (``invalid webhook URL specified``, then ``bad webhook: <reason>`` for hosts the stand
-    cannot reach), ``secret_token``, ``ip_address``, ``allowed_updates``. ``max_connections`` (default 40; garbage reads as 0) is clamped to 1..100,
-    ``certificate`` is ignored. A waiting getUpdates is terminated with 409.
+    cannot reach), ``secret_token``, ``ip_address``, ``allowed_updates``. ``max_connections`` (default 40; garbage
+    reads as 0) is clamped to 1..100, ``certificate`` is ignored. A waiting getUpdates is terminated with 409.
     """
     url = p.text("url")
     if not url:
