@@ -27,6 +27,7 @@ DOCUMENTED = [
     "sendRichMessageDraft",
     "setChatMenuButton",
     "setMyCommands",
+    "setWebhook",
 ]
 
 
