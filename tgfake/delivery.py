@@ -61,6 +61,7 @@ async def deliver_forever(stand: Stand, session: aiohttp.ClientSession) -> None:
 async def deliver(stand: Stand, session: aiohttp.ClientSession, config: WebhookConfig, update: dict[str, Any]) -> None:
     """One POST: a 2xx confirms the update (and its body may carry a method to run); anything else is retried."""
     hook = stand.webhook
+    world = stand.world  # a reset during the POST forgets this attempt: it belonged to the old conversation
     headers = {"Content-Type": "application/json"}
     if config.secret_token:
         headers[SECRET_HEADER] = config.secret_token
@@ -84,6 +85,8 @@ async def deliver(stand: Stand, session: aiohttp.ClientSession, config: WebhookC
         error = "Connection refused" if isinstance(exc.os_error, ConnectionRefusedError) else f"Connection error: {exc}"
     except aiohttp.ClientError as exc:
         error = f"Connection error: {exc.__class__.__name__}: {exc}".rstrip(": ")
+    if stand.world is not world:
+        return
     delivery = Delivery(
         update_id=update["update_id"],
         attempt=hook.failures + 1,

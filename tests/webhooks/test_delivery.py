@@ -176,6 +176,21 @@ async def test_reset_keeps_the_webhook_and_forgets_the_queue_and_the_log(wire: W
     assert receiver.hits[-1].headers["X-Telegram-Bot-Api-Secret-Token"] == "keep"
 
 
+async def test_an_attempt_in_flight_during_a_reset_is_forgotten(wire: Wire, receiver: Receiver) -> None:
+    receiver.hang = True
+    receiver.answers = [(500, {}, {})]
+    await wire.ok("setWebhook", url=receiver.url)
+    await wire.say("old")
+    await asyncio.wait_for(receiver.arrived.wait(), 5)
+    await wire.sim("POST", "/sim/reset")
+    receiver.release.set()
+    await wire.say("new")
+    view = await wait_webhook(wire, delivered=1)
+    assert receiver.texts() == ["old", "new"]
+    assert [d["update_id"] for d in view["deliveries"]] == [2]
+    assert (view["last_error_message"], view["last_error_date"]) == ("", 0)
+
+
 async def test_delete_webhook_stops_delivery_and_polling_works_again(wire: Wire, receiver: Receiver) -> None:
     await wire.ok("setWebhook", url=receiver.url)
     await wire.say("a")
