@@ -15,6 +15,7 @@ from aiohttp import web
 
 from tgfake import downloads, errors
 from tgfake.clock import Clock
+from tgfake.delivery import webhook_delivery
 from tgfake.errors import SimError
 from tgfake.keys import STAND
 from tgfake.options import Options
@@ -79,6 +80,7 @@ def create_app(
         model.register(app)
         app[STAND].reset_hooks.append(model.reset)
     app.on_shutdown.append(_release_polls)
+    app.cleanup_ctx.append(webhook_delivery)  # the webhook worker: idle until setWebhook
     app.router.add_get(downloads.ROUTE, downloads.download)
     app.router.add_route("*", "/{tail:.*}", bot_api)
     return app

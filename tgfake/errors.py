@@ -47,6 +47,19 @@ COMMANDS_BAD = "Bad Request: can't parse commands JSON object"
 CALLBACK_ID_EMPTY = "Bad Request: callback_query_id is empty"
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 
+# --- webhooks ------------------------------------------------------------------------------------------------------
+CONFLICT_WEBHOOK = (
+    "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"
+)
+CONFLICT_SET_WEBHOOK = "Conflict: terminated by setWebhook request"
+WEBHOOK_URL_INVALID = "Bad Request: invalid webhook URL specified"
+BAD_WEBHOOK = "Bad Request: bad webhook: {reason}"
+SECRET_TOKEN_BAD = "Bad Request: secret token {problem}"  # "is too long" / "contains unallowed characters"
+WEBHOOK_SET = "Webhook was set"
+WEBHOOK_ALREADY_SET = "Webhook is already set"
+WEBHOOK_DELETED = "Webhook was deleted"
+WEBHOOK_ALREADY_DELETED = "Webhook is already deleted"
+
 
 def default_description(code: int, retry_after: int = 0) -> str:
     """The description a scheduled fault answers with when it names none (the reference stand's table)."""

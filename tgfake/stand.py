@@ -33,6 +33,7 @@ from tgfake.menus import MenuButtons
 from tgfake.models import CallbackIn, FaultIn, FileIn, MessageIn
 from tgfake.options import Options
 from tgfake.params import Params
+from tgfake.webhooks import Webhook
 
 DEFAULT_USER_ID = 4242
 DEFAULT_USERNAME = "alice"
@@ -120,8 +121,9 @@ class Signal:
 class Stand:
     """A fake Telegram for one bot: update queue, chats, outbox, faults, and the person's actions.
 
-    Survives a reset: the update id counter (a polling bot ignores ids below its offset), the subscription
-    (Telegram keeps it with the token), the signing token, and counters that are process-wide by design.
+    Survives a reset: the update id counter (a polling bot ignores ids below its offset), the subscription and the
+    webhook's configuration (Telegram keeps them with the token), the signing token, and counters that are
+    process-wide by design.
     """
 
     def __init__(self, options: Options | None = None, clock: Clock | None = None) -> None:
@@ -134,6 +136,7 @@ class Stand:
         self.signing_token = self.options.token
         self.next_query_id = 1  # Mini App query_id tgfake-N, for the life of the process
         self.world = World()
+        self.webhook = Webhook()  # delivered by tgfake.delivery while set; getUpdates is refused meanwhile
         self.closing = False
         self.held_polls = 0  # getUpdates requests waiting right now: a bot holding one is idle
         self.polls_started = 0  # numbers held polls; the newest one terminates the older ones, as Telegram does
@@ -175,6 +178,7 @@ class Stand:
     def reset(self) -> None:
         """Forget the conversation (see the class docstring for what stays); held polls keep waiting."""
         self.world = World()
+        self.webhook.forget()
         for hook in self.reset_hooks:
             hook()
         self.updates_signal.fire()
@@ -243,6 +247,8 @@ class Stand:
         while True:
             if poll and poll != self.newest_poll:
                 raise TelegramError(409, errors.CONFLICT_POLLS)
+            if self.webhook.active:
+                raise TelegramError(409, errors.CONFLICT_SET_WEBHOOK if poll else errors.CONFLICT_WEBHOOK)
             batch = self.world.pending[:limit]
             remaining = deadline - loop.time()
             if batch or remaining <= 0 or self.closing:
@@ -456,10 +462,9 @@ class Stand:
             handler = lookup(method)
             if handler is None:
                 raise TelegramError(404, errors.METHOD_NOT_FOUND)
-            result = await handler(self, params)
-            status, envelope = 200, {"ok": True, "result": result}
+            status, envelope = 200, envelope_of(await handler(self, params))
         except TelegramError as exc:
-            status, envelope = exc.status, error_envelope(exc)
+            status, envelope = exc.status, envelope_of(exc)
         self.record(method, params, status, envelope)
         return status, envelope
 
@@ -540,9 +545,21 @@ class ChatView:
         return chat.find_button(label) if chat is not None else None
 
 
-def error_envelope(exc: TelegramError) -> dict[str, Any]:
-    """The one error envelope: ``parameters.retry_after`` only when set."""
-    out: dict[str, Any] = {"ok": False, "error_code": exc.status, "description": exc.description}
-    if exc.retry_after > 0:
-        out["parameters"] = {"retry_after": exc.retry_after}
-    return out
+@dataclass(frozen=True, slots=True)
+class Described:
+    """A method result Telegram answers with a ``description`` beside it (setWebhook's "Webhook was set")."""
+
+    result: Any
+    description: str
+
+
+def envelope_of(outcome: Any) -> dict[str, Any]:
+    """The one envelope: a refusal (``parameters.retry_after`` only when set), a described result, or a result."""
+    if isinstance(outcome, TelegramError):
+        out: dict[str, Any] = {"ok": False, "error_code": outcome.status, "description": outcome.description}
+        if outcome.retry_after > 0:
+            out["parameters"] = {"retry_after": outcome.retry_after}
+        return out
+    if isinstance(outcome, Described):
+        return {"ok": True, "result": outcome.result, "description": outcome.description}
+    return {"ok": True, "result": outcome}

@@ -1,4 +1,4 @@
-"""The bot itself: getMe, commands, the webhook stubs, answerCallbackQuery."""
+"""The bot itself: getMe, commands, webhook info without a webhook, answerCallbackQuery (webhooks: tests/webhooks)."""
 
 from __future__ import annotations
 
@@ -78,8 +78,8 @@ async def test_a_reset_forgets_the_commands(wire: Wire) -> None:
     assert await wire.ok("getMyCommands") == []
 
 
-# --- webhook stubs --------------------------------------------------------------------------------------------
-async def test_webhook_stubs(wire: Wire) -> None:
+# --- no webhook -----------------------------------------------------------------------------------------------
+async def test_without_a_webhook_delete_succeeds_and_info_shows_no_url(wire: Wire) -> None:
     assert await wire.ok("deleteWebhook", drop_pending_updates="true") is True
     await wire.say("a")
     await wire.say("b")

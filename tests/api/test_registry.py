@@ -28,6 +28,7 @@ DOCUMENTED = [
     "sendRichMessageDraft",
     "setChatMenuButton",
     "setMyCommands",
+    "setWebhook",
 ]
 
 

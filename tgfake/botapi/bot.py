@@ -1,4 +1,4 @@
-"""The bot itself and its updates: getMe, getUpdates, commands, webhook stubs, answerCallbackQuery."""
+"""The bot itself and its updates: getMe, getUpdates, commands, answerCallbackQuery."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from tgfake import errors
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import CallbackAnswer
-from tgfake.errors import bad_request
+from tgfake.errors import TelegramError, bad_request
 from tgfake.params import Params, loads, parse_int
 
 if TYPE_CHECKING:
@@ -21,7 +21,16 @@ async def get_me(stand: Stand, p: Params) -> Any:
 
 @bot_method("getUpdates")
 async def get_updates(stand: Stand, p: Params) -> Any:
-    """Long polling: ``allowed_updates`` is checked before anything else; the offset confirms at the start."""
+    """Long polling: refused while a webhook is set, then ``allowed_updates``; the offset confirms at the start."""
+    if stand.webhook.active:
+        raise TelegramError(409, errors.CONFLICT_WEBHOOK)
+    read_allowed_updates(stand, p)
+    timeout = parse_int(p.text("timeout")) or 0
+    return await stand.get_updates(p.int_or_zero("offset"), p.int_or_zero("limit"), max(timeout, 0))
+
+
+def read_allowed_updates(stand: Stand, p: Params) -> None:
+    """``allowed_updates`` (getUpdates, setWebhook): absent, blank or ``null`` keeps the subscription."""
     raw = p.get("allowed_updates")
     if raw is not None and raw.strip() not in ("", "null"):
         try:
@@ -31,8 +40,6 @@ async def get_updates(stand: Stand, p: Params) -> Any:
         if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
             raise bad_request(errors.ALLOWED_UPDATES_BAD)
         stand.set_allowed_updates(kinds)
-    timeout = parse_int(p.text("timeout")) or 0
-    return await stand.get_updates(p.int_or_zero("offset"), p.int_or_zero("limit"), max(timeout, 0))
 
 
 @bot_method("setMyCommands")
@@ -65,22 +72,6 @@ def bot_command(item: Any) -> dict[str, str]:
 @bot_method("getMyCommands")
 async def get_my_commands(stand: Stand, p: Params) -> Any:
     return stand.world.commands
-
-
-@bot_method("deleteWebhook")
-async def delete_webhook(stand: Stand, p: Params) -> Any:
-    return True
-
-
-@bot_method("getWebhookInfo")
-async def get_webhook_info(stand: Stand, p: Params) -> Any:
-    allowed = list(stand.allowed_updates) if stand.allowed_updates is not None else None
-    return {
-        "allowed_updates": allowed,
-        "has_custom_certificate": False,
-        "pending_update_count": len(stand.world.pending),
-        "url": "",
-    }
 
 
 @bot_method("answerCallbackQuery")

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from tgfake.sim import control, drafts, files, inspect, person, webapp
+from tgfake.sim import control, drafts, files, inspect, person, webapp, webhook
 
-ROUTE_TABLES = (person.routes, inspect.routes, control.routes, files.routes, drafts.routes, webapp.routes)
+ROUTE_TABLES = (
+    person.routes,
+    inspect.routes,
+    control.routes,
+    files.routes,
+    drafts.routes,
+    webapp.routes,
+    webhook.routes,
+)
 
 
 def register_sim(app: web.Application) -> None:

@@ -1,0 +1,181 @@
+"""setWebhook, deleteWebhook, getWebhookInfo and the getUpdates conflicts, through the wire."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.conftest import Wire
+from tests.webhooks.conftest import closed_port
+
+INVALID_URL = "Bad Request: invalid webhook URL specified"
+LOOPBACK_ONLY = (
+    "Bad Request: bad webhook: tgfake delivers webhooks only to loopback hosts (localhost, 127.0.0.0/8, ::1); "
+)
+CONFLICT_ACTIVE = (
+    "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"
+)
+
+
+def local_url(path: str = "/hook") -> str:
+    return f"http://127.0.0.1:{closed_port()}{path}"
+
+
+@pytest.mark.parametrize(
+    ("url", "description"),
+    [
+        ("ftp://127.0.0.1/hook", INVALID_URL),
+        ("http://", INVALID_URL),
+        ("http://127.0.0.1:99999/hook", INVALID_URL),
+        ("http://127.0.0.1:0/hook", INVALID_URL),
+        ("http://local host/hook", INVALID_URL),
+        ("https://example.com/hook", LOOPBACK_ONLY + "host example.com is not a loopback host"),
+        ("example.com/hook", LOOPBACK_ONLY + "host example.com is not a loopback host"),
+        ("http://10.0.0.1:8080/hook", LOOPBACK_ONLY + "IP address 10.0.0.1 is not a loopback address"),
+        ("http://[2001:db8::1]/hook", LOOPBACK_ONLY + "IP address 2001:db8::1 is not a loopback address"),
+    ],
+)
+async def test_a_url_the_stand_cannot_deliver_to_is_refused(wire: Wire, url: str, description: str) -> None:
+    await wire.refused("setWebhook", 400, description, url=url)
+    info = await wire.ok("getWebhookInfo")
+    assert info["url"] == ""
+    assert await wire.ok("getUpdates") == []
+
+
+@pytest.mark.parametrize(
+    ("fields", "description"),
+    [
+        ({"secret_token": "s" * 257}, "Bad Request: secret token is too long"),
+        ({"secret_token": "has space"}, "Bad Request: secret token contains unallowed characters"),
+        ({"secret_token": "ключ"}, "Bad Request: secret token contains unallowed characters"),
+        ({"ip_address": "not-an-ip"}, "Bad Request: invalid IP address specified"),
+        ({"allowed_updates": '"message"'}, "Bad Request: can't parse allowed_updates JSON array"),
+    ],
+)
+async def test_bad_parameters_are_refused_and_change_nothing(
+    wire: Wire, fields: dict[str, str], description: str
+) -> None:
+    await wire.refused("setWebhook", 400, description, url=local_url(), **fields)
+    info = await wire.ok("getWebhookInfo")
+    assert (info["url"], info["allowed_updates"]) == ("", None)
+
+
+async def test_loopback_hosts_take_http_and_any_port(wire: Wire) -> None:
+    for host in ("localhost", "LOCALHOST", "127.0.0.1", "127.1.2.3", "[::1]"):
+        url = f"http://{host}:{closed_port()}/hook"
+        await wire.ok("setWebhook", url=url, secret_token="A-z_09" * 40)
+        assert (await wire.ok("getWebhookInfo"))["url"] == url
+
+
+async def test_success_answers_carry_telegrams_descriptions(wire: Wire) -> None:
+    url = local_url()
+    resp = await wire.client.post(f"/bot{wire.token}/setWebhook", data={"url": url})
+    assert (resp.status, await resp.text()) == (200, '{"ok":true,"result":true,"description":"Webhook was set"}')
+
+    async def described(method: str, **params: str) -> str:
+        status, body = await wire.call(method, **params)
+        assert (status, body["ok"], body["result"]) == (200, True, True), body
+        return str(body["description"])
+
+    assert await described("setWebhook", url=url) == "Webhook is already set"
+    assert await described("setWebhook", url=url, secret_token="new") == "Webhook was set"
+    assert await described("setWebhook", url=url, secret_token="new", drop_pending_updates="true") == "Webhook was set"
+    assert await described("setWebhook", url=url, secret_token="new", max_connections="5") == "Webhook was set"
+    assert await described("deleteWebhook") == "Webhook was deleted"
+    assert await described("deleteWebhook") == "Webhook is already deleted"
+    assert await described("setWebhook", url="") == "Webhook is already deleted"
+    await described("setWebhook", url=url)
+    assert await described("setWebhook", url="") == "Webhook was deleted"
+    assert await described("deleteWebhook", drop_pending_updates="true") == "Webhook was deleted"
+
+
+async def test_webhook_info_reports_the_configuration(wire: Wire) -> None:
+    url = local_url()
+    await wire.ok(
+        "setWebhook",
+        url=url,
+        secret_token="abc",
+        max_connections="500",
+        ip_address="127.0.0.1",
+        allowed_updates='["message","callback_query"]',
+        certificate="ignored",
+    )
+    info = await wire.ok("getWebhookInfo")
+    assert info == {
+        "allowed_updates": ["message", "callback_query"],
+        "has_custom_certificate": False,
+        "ip_address": "127.0.0.1",
+        "max_connections": 100,
+        "pending_update_count": 0,
+        "url": url,
+    }
+    await wire.ok("setWebhook", url=url, max_connections="0")
+    assert (await wire.ok("getWebhookInfo"))["max_connections"] == 1
+    await wire.ok("setWebhook", url=url, max_connections="garbage")
+    assert (await wire.ok("getWebhookInfo"))["max_connections"] == 1
+    await wire.ok("setWebhook", url=url)
+    assert (await wire.ok("getWebhookInfo"))["max_connections"] == 40
+    await wire.ok("deleteWebhook")
+    info = await wire.ok("getWebhookInfo")
+    assert "max_connections" not in info
+    assert "ip_address" not in info
+    assert info["url"] == ""
+
+
+async def test_drop_pending_updates_empties_the_queue(wire: Wire) -> None:
+    await wire.say("a")
+    await wire.say("b")
+    await wire.ok("setWebhook", url=local_url(), drop_pending_updates="true")
+    assert (await wire.ok("getWebhookInfo"))["pending_update_count"] == 0
+    await wire.say("c")
+    await wire.ok("deleteWebhook", drop_pending_updates="true")
+    assert (await wire.ok("getWebhookInfo"))["pending_update_count"] == 0
+    assert await wire.ok("getUpdates") == []
+
+
+async def test_get_updates_is_refused_while_a_webhook_is_set(wire: Wire) -> None:
+    await wire.say("a")
+    await wire.ok("setWebhook", url=local_url())
+    # refused before anything else: neither the offset nor allowed_updates apply
+    await wire.refused("getUpdates", 409, CONFLICT_ACTIVE, offset=5, allowed_updates="garbage")
+    await wire.ok("deleteWebhook")
+    updates = await wire.ok("getUpdates")
+    assert [u["message"]["text"] for u in updates] == ["a"]
+
+
+async def test_set_webhook_terminates_a_held_poll(wire: Wire) -> None:
+    poll = asyncio.create_task(wire.call("getUpdates", timeout=2))
+    status, body = await wire.sim("GET", "/sim/wait?polling=1&timeout=5")
+    assert status == 200, body
+    await wire.ok("setWebhook", url=local_url())
+    status, body = await poll
+    assert (status, body) == (
+        409,
+        {"ok": False, "error_code": 409, "description": "Conflict: terminated by setWebhook request"},
+    )
+
+
+async def test_the_sim_wait_names_its_mistakes(wire: Wire) -> None:
+    for query in ("", "?delivered=1&attempts=1", "?delivered=0", "?attempts=-1"):
+        status, body = await wire.sim("GET", "/sim/webhook/wait" + query)
+        assert (status, body) == (400, {"error": "give exactly one of delivered or attempts (a positive count)"})
+    status, body = await wire.sim("GET", "/sim/webhook/wait?delivered=1&timeout=61")
+    assert (status, body) == (400, {"error": "timeout must be between 0 and 60 seconds"})
+    status, body = await wire.sim("GET", "/sim/webhook/wait?delivered=2&timeout=0.05")
+    assert (status, body) == (408, {"error": "timed out after 0.05s waiting for 2 confirmed deliveries (saw 0)"})
+
+
+async def test_without_a_webhook_the_sim_view_is_empty(wire: Wire) -> None:
+    status, body = await wire.sim("GET", "/sim/webhook")
+    assert (status, body) == (
+        200,
+        {
+            "webhook": None,
+            "pending_update_count": 0,
+            "last_error_date": 0,
+            "last_error_message": "",
+            "retry_in": 0.0,
+            "deliveries": [],
+        },
+    )

@@ -1,0 +1,112 @@
+"""Webhooks: setWebhook, deleteWebhook, getWebhookInfo (the worker that POSTs updates is :mod:`tgfake.delivery`)."""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import TYPE_CHECKING, Any
+
+from tgfake import errors
+from tgfake.botapi.bot import read_allowed_updates
+from tgfake.botapi.registry import bot_method
+from tgfake.errors import bad_request
+from tgfake.params import Params, parse_int
+from tgfake.stand import Described
+from tgfake.webhooks import (
+    DEFAULT_MAX_CONNECTIONS,
+    MAX_CONNECTIONS,
+    BadWebhook,
+    WebhookConfig,
+    WebhookUrlError,
+    check_url,
+    secret_problem,
+)
+
+if TYPE_CHECKING:
+    from tgfake.stand import Stand
+
+IP_ADDRESS_BAD = "Bad Request: invalid IP address specified"
+
+
+@bot_method("setWebhook")
+async def set_webhook(stand: Stand, p: Params) -> Any:
+    """Set (or, with an empty ``url``, remove) the webhook; every check passes before anything changes.
+
+    Checks in order: the url (``invalid webhook URL specified``, then ``bad webhook: <reason>`` for hosts the stand
+    cannot reach), ``secret_token``, ``ip_address``, ``allowed_updates``. ``max_connections`` (default 40; garbage
+    reads as 0) is clamped to 1..100, ``certificate`` is ignored. A waiting getUpdates is terminated with 409.
+    """
+    url = p.text("url")
+    if not url:
+        return _remove(stand, p)
+    try:
+        check_url(url)
+    except WebhookUrlError:
+        raise bad_request(errors.WEBHOOK_URL_INVALID) from None
+    except BadWebhook as exc:
+        raise bad_request(errors.BAD_WEBHOOK.format(reason=exc)) from None
+    secret = p.text("secret_token")
+    problem = secret_problem(secret)
+    if problem is not None:
+        raise bad_request(errors.SECRET_TOKEN_BAD.format(problem=problem))
+    ip = p.text("ip_address").strip()
+    if ip:
+        try:
+            ipaddress.ip_address(ip)
+        except ValueError:
+            raise bad_request(IP_ADDRESS_BAD) from None
+    read_allowed_updates(stand, p)
+    raw = p.text("max_connections")  # as Telegram reads it: absent is 40, garbage is 0, then clamped to 1..100
+    wanted = (parse_int(raw) or 0) if raw else DEFAULT_MAX_CONNECTIONS
+    config = WebhookConfig(
+        url=url,
+        token=stand.signing_token,
+        secret_token=secret,
+        max_connections=min(max(wanted, 1), MAX_CONNECTIONS),
+        ip_address=ip,
+    )
+    drop = p.flag("drop_pending_updates")
+    if config == stand.webhook.config and not drop:
+        return Described(True, errors.WEBHOOK_ALREADY_SET)
+    if drop:
+        stand.world.pending = []
+    stand.webhook.set(config)
+    stand.updates_signal.fire()  # a held poll ends with 409; the delivery worker starts on the queue
+    return Described(True, errors.WEBHOOK_SET)
+
+
+@bot_method("deleteWebhook")
+async def delete_webhook(stand: Stand, p: Params) -> Any:
+    """Remove the webhook (the bot may poll again); ``drop_pending_updates`` empties the queue."""
+    return _remove(stand, p)
+
+
+def _remove(stand: Stand, p: Params) -> Described:
+    drop = p.flag("drop_pending_updates")
+    if not stand.webhook.active and not drop:
+        return Described(True, errors.WEBHOOK_ALREADY_DELETED)
+    if drop:
+        stand.world.pending = []
+    stand.webhook.set(None)
+    stand.updates_signal.fire()
+    return Described(True, errors.WEBHOOK_DELETED)
+
+
+@bot_method("getWebhookInfo")
+async def get_webhook_info(stand: Stand, p: Params) -> Any:
+    """Telegram's WebhookInfo: ``max_connections`` while set, ``ip_address`` and the last error only when there are."""
+    hook = stand.webhook
+    config = hook.config
+    info: dict[str, Any] = {
+        "allowed_updates": list(stand.allowed_updates) if stand.allowed_updates is not None else None,
+        "has_custom_certificate": False,
+    }
+    if config is not None and config.ip_address:
+        info["ip_address"] = config.ip_address
+    if hook.last_error_date:
+        info["last_error_date"] = hook.last_error_date
+        info["last_error_message"] = hook.last_error_message
+    if config is not None:
+        info["max_connections"] = config.max_connections
+    info["pending_update_count"] = len(stand.world.pending)
+    info["url"] = config.url if config is not None else ""
+    return info

@@ -1,0 +1,141 @@
+"""The webhook delivery worker: POSTs pending updates to the bot's webhook, one at a time, in order.
+
+One task per app, started and stopped by ``create_app`` through ``cleanup_ctx`` (:func:`webhook_delivery`). It waits
+on the stand's update signal with the retry deadline as timeout ("the next update or the retry, whichever comes
+first"), so an idle or failing webhook costs nothing between attempts. The state it reads and writes is plain data
+(:class:`tgfake.webhooks.Webhook` on the stand).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import parse_qsl
+
+import aiohttp
+from aiohttp import web
+
+from tgfake.keys import STAND
+from tgfake.params import Params, loads
+from tgfake.stand import Stand
+from tgfake.webhooks import SECRET_HEADER, Delivery, WebhookConfig
+from tgfake.wire import compact
+
+IDLE_WAIT = 3600.0  # seconds between re-checks with nothing to do (any update wakes the worker at once)
+MAX_REPLY = 1 << 20
+# Telegram does not serve these from a webhook answer (nobody would see their result, or they end the webhook).
+_NOT_SERVED_IN_REPLY = ("setwebhook", "deletewebhook", "close", "logout")
+
+
+async def webhook_delivery(app: web.Application) -> AsyncIterator[None]:
+    """``cleanup_ctx``: one ClientSession and one worker task for the app's life; cancelled at cleanup."""
+    async with aiohttp.ClientSession(auto_decompress=True) as session:
+        task = asyncio.create_task(deliver_forever(app[STAND], session), name="tgfake-webhook-delivery")
+        yield
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def deliver_forever(stand: Stand, session: aiohttp.ClientSession) -> None:
+    """Deliver the head of the queue whenever a webhook is set and its retry is due; return when the stand closes."""
+    loop = asyncio.get_running_loop()
+    hook = stand.webhook
+    while not stand.closing:
+        config = hook.config
+        if config is None or not stand.world.pending:
+            await stand.updates_signal.wait(IDLE_WAIT)
+            continue
+        update = stand.world.pending[0]
+        if update["update_id"] != hook.head:
+            hook.head, hook.failures, hook.retry_at = update["update_id"], 0, 0.0
+        remaining = hook.retry_at - loop.time()
+        if remaining > 0:
+            await stand.updates_signal.wait(remaining)
+            continue
+        await deliver(stand, session, config, update)
+
+
+async def deliver(stand: Stand, session: aiohttp.ClientSession, config: WebhookConfig, update: dict[str, Any]) -> None:
+    """One POST: a 2xx confirms the update (and its body may carry a method to run); anything else is retried."""
+    hook = stand.webhook
+    world = stand.world  # a reset during the POST forgets this attempt: it belonged to the old conversation
+    headers = {"Content-Type": "application/json"}
+    if config.secret_token:
+        headers[SECRET_HEADER] = config.secret_token
+    status, error, retry_after, reply = 0, "", None, None
+    try:
+        async with session.post(
+            config.url,
+            data=compact(update).encode(),
+            headers=headers,
+            timeout=aiohttp.ClientTimeout(total=hook.request_timeout),
+        ) as resp:
+            status = resp.status
+            if 200 <= status < 300:
+                reply = await read_reply(resp)
+            else:
+                error = f"Wrong response from the webhook: {status} {resp.reason or ''}".rstrip()
+                retry_after = _retry_after(resp.headers.get("Retry-After"))
+    except TimeoutError:
+        error = "Read timeout expired"
+    except aiohttp.ClientConnectorError as exc:
+        error = "Connection refused" if isinstance(exc.os_error, ConnectionRefusedError) else f"Connection error: {exc}"
+    except aiohttp.ClientError as exc:
+        error = f"Connection error: {exc.__class__.__name__}: {exc}".rstrip(": ")
+    if stand.world is not world:
+        return
+    delivery = Delivery(
+        update_id=update["update_id"],
+        attempt=hook.failures + 1,
+        at=stand.now(),
+        url=config.url,
+        status=status,
+        error=error,
+    )
+    if error:
+        hook.fail(asyncio.get_running_loop().time(), stand.unix_now(), error, retry_after)
+    else:
+        stand.confirm(update["update_id"] + 1)
+        if reply is not None:
+            method, params = reply
+            delivery.reply_method = method
+            if not method.lower().startswith("get") and method.lower() not in _NOT_SERVED_IN_REPLY:
+                delivery.reply_status, _ = await stand.call(config.token, method, params)
+    hook.deliveries.append(delivery)
+    stand.calls_signal.fire()  # sim waits on deliveries share the outbox's signal
+
+
+async def read_reply(resp: aiohttp.ClientResponse) -> tuple[str, Params] | None:
+    """A Bot API call in a webhook answer (JSON, urlencoded or multipart, as aiogram sends it), else None."""
+    ctype = resp.content_type
+    values: dict[str, str] = {}
+    try:
+        if ctype == "application/json":
+            obj = loads(await resp.content.read(MAX_REPLY))
+            if not isinstance(obj, dict):
+                return None
+            values = {str(k): v if isinstance(v, str) else compact(v) for k, v in obj.items()}
+        elif ctype == "application/x-www-form-urlencoded":
+            text = (await resp.content.read(MAX_REPLY)).decode()
+            values = dict(reversed(parse_qsl(text, keep_blank_values=True)))
+        elif ctype == "multipart/form-data":
+            reader = aiohttp.MultipartReader(resp.headers, resp.content)
+            async for part in reader:
+                if isinstance(part, aiohttp.BodyPartReader) and part.name and part.filename is None:
+                    values.setdefault(part.name, await part.text())
+        else:
+            return None
+    except (ValueError, UnicodeDecodeError, aiohttp.ClientError):
+        return None
+    method = values.pop("method", "")
+    return (method, Params(values=values)) if method else None
+
+
+def _retry_after(raw: str | None) -> float | None:
+    try:
+        return float(raw) if raw else None
+    except ValueError:
+        return None

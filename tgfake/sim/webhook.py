@@ -1,0 +1,49 @@
+"""The webhook from the test's side: its configuration, every delivery attempt, and a server-held wait on them."""
+
+from __future__ import annotations
+
+import asyncio
+
+from aiohttp import web
+
+from tgfake.errors import SimError
+from tgfake.sim.common import query_float, query_int, stand_of
+from tgfake.sim.inspect import MAX_WAIT
+from tgfake.stand import Stand
+from tgfake.wire import sim_json
+
+routes = web.RouteTableDef()
+
+
+def webhook_view(stand: Stand) -> dict[str, object]:
+    allowed = list(stand.allowed_updates) if stand.allowed_updates is not None else None
+    loop = asyncio.get_running_loop()
+    return stand.webhook.view(loop.time(), len(stand.world.pending), allowed)
+
+
+@routes.get("/sim/webhook")
+async def webhook(request: web.Request) -> web.Response:
+    return sim_json(webhook_view(stand_of(request)))
+
+
+@routes.get("/sim/webhook/wait")
+async def wait(request: web.Request) -> web.Response:
+    """Hold until ``delivered`` updates were confirmed (2xx) or ``attempts`` POSTs were made, since the last reset."""
+    delivered = query_int(request, "delivered")
+    attempts = query_int(request, "attempts")
+    if (delivered > 0) == (attempts > 0):
+        raise SimError(400, "give exactly one of delivered or attempts (a positive count)")
+    timeout = query_float(request, "timeout", 5.0)
+    if not 0 <= timeout <= MAX_WAIT:
+        raise SimError(400, f"timeout must be between 0 and {MAX_WAIT:g} seconds")
+    stand = stand_of(request)
+    ok_only, count = (True, delivered) if delivered else (False, attempts)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while (seen := stand.webhook.delivered(ok_only)) < count:
+        remaining = deadline - loop.time()
+        if remaining <= 0 or stand.closing:
+            what = "confirmed deliveries" if ok_only else "delivery attempts"
+            raise SimError(408, f"timed out after {timeout:g}s waiting for {count} {what} (saw {seen})")
+        await stand.calls_signal.wait(remaining)
+    return sim_json(webhook_view(stand))
