@@ -2,8 +2,10 @@
 
 - ``/bot<token>/<method>`` → :func:`bot_api` → ``tgfake/botapi/<family>.py`` (method registry);
 - ``/file/bot<token>/<file_path>`` → ``tgfake/downloads.py`` (getFile's bytes);
-- ``/sim/...`` → ``tgfake/sim/<concern>.py`` (person, inspect, control);
-- ``/v1/...`` and ``/sim/llm/...`` → ``llmstub`` (only with a model).
+- ``/sim/...`` → ``tgfake/sim/<concern>.py`` (person, inspect, control, files, drafts, webapp, webhook);
+- ``/`` → ``tgfake/page.py`` (the chat page);
+- ``/v1/...``, ``/sim/llm/...`` and ``/api/llm-completions...`` → ``llmstub`` (only with a model);
+- webhook delivery (the stand calling the bot) → ``tgfake/delivery.py``.
 """
 
 from __future__ import annotations
