@@ -11,10 +11,9 @@ class SimBody(BaseModel):
     model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
 
 
-class MessageIn(SimBody):
-    """``POST /sim/message``: the person sends a text message."""
+class SenderFields(SimBody):
+    """Who writes where: the person and chat fields shared by everything the person sends."""
 
-    text: str = ""
     user_id: int = 0
     username: str = ""
     first_name: str = ""
@@ -23,6 +22,12 @@ class MessageIn(SimBody):
     chat_title: str = ""
     reply_to_message_id: int = 0
     mention: bool = False
+
+
+class MessageIn(SenderFields):
+    """``POST /sim/message``: the person sends a text message."""
+
+    text: str = ""
 
 
 class CallbackIn(SimBody):
@@ -70,17 +75,9 @@ class FilePartIn(SimBody):
     data: str = ""
 
 
-class FileIn(SimBody):
+class FileIn(SenderFields):
     """``POST /sim/file``: the person sends a photo or a document, with the sender fields of ``MessageIn``."""
 
     photo: FilePartIn | None = None
     document: FilePartIn | None = None
     caption: str = ""
-    user_id: int = 0
-    username: str = ""
-    first_name: str = ""
-    chat_type: str = ""
-    chat_id: int = 0
-    chat_title: str = ""
-    reply_to_message_id: int = 0
-    mention: bool = False
