@@ -461,20 +461,13 @@ class Engine:
         if not stream:
             body = wire.text_completion(env, text=reply.text, finish_reason=reply.finish_reason, usage=usage)
             return self._json_plan(seq, 200, body)
-        return Plan(
-            seq=seq,
-            status=200,
-            content_type=wire.SSE_CONTENT_TYPE,
-            headers=dict(wire.SSE_HEADERS),
-            streamed=True,
+        return self._sse_plan(
+            seq,
             pieces=wire.sse_text_frames(lambda piece: wire.text_chunk(env, piece), self._pieces(reply)),
-            tail=wire.sse_frames(
-                [
-                    wire.text_chunk(env, "", finish_reason=reply.finish_reason),
-                    wire.text_usage_chunk(env, usage=usage),
-                ]
-            )
-            + wire.SSE_DONE,
+            tail=[
+                wire.text_chunk(env, "", finish_reason=reply.finish_reason),
+                wire.text_usage_chunk(env, usage=usage),
+            ],
         )
 
     def _text_plan(self, seq: int, created: int, stream: bool, reply: Reply) -> Plan:
@@ -486,23 +479,16 @@ class Engine:
                 env, content=reply.text, finish_reason=reply.finish_reason, usage=usage
             )
             return self._json_plan(seq, 200, body)
-        return Plan(
-            seq=seq,
-            status=200,
-            content_type=wire.SSE_CONTENT_TYPE,
-            headers=dict(wire.SSE_HEADERS),
-            streamed=True,
+        return self._sse_plan(
+            seq,
             head=wire.sse_frame(wire.chat_chunk(env, delta={"content": "", "role": "assistant"})),
             pieces=wire.sse_text_frames(
                 lambda piece: wire.chat_chunk(env, delta={"content": piece}), self._pieces(reply)
             ),
-            tail=wire.sse_frames(
-                [
-                    wire.chat_chunk(env, delta={}, finish_reason=reply.finish_reason),
-                    wire.usage_chunk(env, usage=usage),
-                ]
-            )
-            + wire.SSE_DONE,
+            tail=[
+                wire.chat_chunk(env, delta={}, finish_reason=reply.finish_reason),
+                wire.usage_chunk(env, usage=usage),
+            ],
         )
 
     def _tool_plan(self, seq: int, created: int, stream: bool, call: dict[str, Any]) -> Plan:
@@ -515,20 +501,28 @@ class Engine:
             )
             return self._json_plan(seq, 200, body)
         delta = {"role": "assistant", "tool_calls": [call | {"index": 0}]}
+        return self._sse_plan(
+            seq,
+            tail=[
+                wire.chat_chunk(env, delta=delta),
+                wire.chat_chunk(env, delta={}, finish_reason="tool_calls"),
+                wire.usage_chunk(env, usage=usage),
+            ],
+        )
+
+    @staticmethod
+    def _sse_plan(seq: int, *, head: bytes = b"", pieces: list[bytes] | None = None, tail: list[Any]) -> Plan:
+        """A 200 event stream: ``head`` at once, each piece after the stream delay, then the ``tail`` events and
+        ``[DONE]`` with no pause (a tool call has no pieces: everything goes out at once)."""
         return Plan(
             seq=seq,
             status=200,
             content_type=wire.SSE_CONTENT_TYPE,
             headers=dict(wire.SSE_HEADERS),
             streamed=True,
-            head=wire.sse_frames(
-                [
-                    wire.chat_chunk(env, delta=delta),
-                    wire.chat_chunk(env, delta={}, finish_reason="tool_calls"),
-                    wire.usage_chunk(env, usage=usage),
-                ]
-            )
-            + wire.SSE_DONE,
+            head=head,
+            pieces=pieces or [],
+            tail=wire.sse_frames(tail) + wire.SSE_DONE,
         )
 
     @staticmethod
