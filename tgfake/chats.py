@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tgfake.drafts import Drafts
+from tgfake.world.members import Member
+from tgfake.world.people import User
 
 TYPING_WINDOW = 5.0  # seconds a sendChatAction shows "typing" (shown while strictly less than this)
 
@@ -38,21 +40,6 @@ def keyboard_json(keyboard: Keyboard) -> dict[str, Any]:
 
 
 @dataclass(slots=True)
-class Person:
-    """The human side of a chat: the sender of injected messages and taps."""
-
-    id: int
-    first_name: str
-    username: str = ""
-
-    def json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
-        if self.username:
-            out["username"] = self.username
-        return out
-
-
-@dataclass(slots=True)
 class StoredFile:
     """A photo or document (the bot's upload or the person's), kept with its bytes so tests can read it back."""
 
@@ -76,8 +63,7 @@ class StoredMessage:
 
     message_id: int
     date: int
-    from_bot: bool
-    sender: Person | None = None
+    sender: User | None = None
     text: str = ""
     entities: list[dict[str, Any]] = field(default_factory=list)
     caption: str = ""
@@ -89,6 +75,12 @@ class StoredMessage:
     edit_date: int | None = None
     deleted: bool = False
     rich: bool = False
+    thread_id: int = 0  # the forum topic (its creating message's id), 0 outside topics
+    service: dict[str, Any] = field(default_factory=dict)  # new_chat_members, left_chat_member, ... as Bot API JSON
+
+    @property
+    def from_bot(self) -> bool:
+        return self.sender is not None and self.sender.is_bot
 
     @property
     def is_media(self) -> bool:
@@ -111,18 +103,34 @@ class CallbackAnswer:
 
 
 def type_for_id(chat_id: int) -> str:
-    """The type of a chat nobody has described yet: positive ids are private chats, negative ones groups."""
-    return "private" if chat_id > 0 else "group"
+    """The type of a chat nobody has described yet: positive ids are private chats, ``-100…`` ids supergroups or
+    channels (taken as supergroups), other negative ids groups."""
+    if chat_id > 0:
+        return "private"
+    return "supergroup" if chat_id < -1_000_000_000_000 else "group"
 
 
 @dataclass(slots=True)
 class Chat:
-    """One conversation; message ids are per chat from 1, shared by the bot's and the person's messages."""
+    """One conversation; message ids are per chat from 1, shared by everyone in it.
+
+    A private chat is between one person (``user``) and one bot (``bot_id``): each bot has its own private chat
+    with a person, under the person's id, as on Telegram. Groups, supergroups and channels have ``members``.
+    """
 
     id: int
     type: str
     title: str = ""
-    user: Person | None = None
+    user: User | None = None
+    bot_id: int = 0
+    username: str = ""
+    is_forum: bool = False
+    description: str = ""
+    members: dict[int, Member] = field(default_factory=dict)
+    permissions: dict[str, bool] = field(default_factory=dict)
+    blocked: bool = False  # private: the person blocked the bot
+    migrated_to: int = 0  # a group that became a supergroup
+    pinned: list[int] = field(default_factory=list)  # pinned message ids, newest last
     next_message_id: int = 1
     messages: dict[int, StoredMessage] = field(default_factory=dict)
     typing_at: float | None = None
@@ -151,11 +159,25 @@ class Chat:
         out: dict[str, Any] = {"id": self.id, "type": self.type}
         if self.title:
             out["title"] = self.title
+        if self.username:
+            out["username"] = self.username
         if self.type == "private" and self.user is not None:
             out["first_name"] = self.user.first_name
+            if self.user.last_name:
+                out["last_name"] = self.user.last_name
             if self.user.username:
                 out["username"] = self.user.username
+        if self.is_forum:
+            out["is_forum"] = True
         return out
+
+    def member(self, user_id: int) -> Member | None:
+        return self.members.get(user_id)
+
+    def present(self, user_id: int) -> bool:
+        """In the chat now (owner, administrator, member, or a restricted member)."""
+        m = self.members.get(user_id)
+        return m is not None and m.present
 
     def find_button(self, label: str) -> tuple[StoredMessage, Button] | None:
         """The newest live message showing a button with this label (a leading ``✓ `` ignored on both sides)."""
@@ -186,18 +208,24 @@ def button_in(msg: StoredMessage, label: str) -> Button | None:
     return None
 
 
-def message_json(chat: Chat, msg: StoredMessage, bot_user: dict[str, Any], *, quote: bool = True) -> dict[str, Any]:
+def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[str, Any]:
     """The Bot API Message object, fields in Telegram's order; ``quote`` adds ``reply_to_message`` one level deep."""
     out: dict[str, Any] = {"message_id": msg.message_id}
-    if msg.from_bot:
-        out["from"] = bot_user
+    if msg.thread_id:
+        out["message_thread_id"] = msg.thread_id
+    if chat.type == "channel":
+        out["sender_chat"] = chat.json()  # a channel post is signed by the channel, not by its author
     elif msg.sender is not None:
         out["from"] = msg.sender.json()
     out["chat"] = chat.json()
     out["date"] = msg.date
     if msg.edit_date is not None:
         out["edit_date"] = msg.edit_date
-    if not msg.is_media:
+    if msg.thread_id and chat.is_forum:
+        out["is_topic_message"] = True
+    if msg.service:
+        out.update(msg.service)
+    elif not msg.is_media:
         out["text"] = msg.text
     if msg.caption:
         out["caption"] = msg.caption
@@ -226,7 +254,7 @@ def message_json(chat: Chat, msg: StoredMessage, bot_user: dict[str, Any], *, qu
     if quote and msg.reply_to is not None:
         target = chat.messages.get(msg.reply_to)
         if target is not None:
-            out["reply_to_message"] = message_json(chat, target, bot_user, quote=False)
+            out["reply_to_message"] = message_json(chat, target, quote=False)
     if msg.keyboard:
         out["reply_markup"] = keyboard_json(msg.keyboard)
     return out
@@ -244,8 +272,12 @@ def file_view(f: StoredFile) -> dict[str, Any]:
 def message_view(msg: StoredMessage) -> dict[str, Any]:
     """A message as ``GET /sim/chat/{id}`` shows it (deleted ones included, flagged)."""
     out: dict[str, Any] = {"message_id": msg.message_id, "from": "bot" if msg.from_bot else "user"}
-    if not msg.from_bot and msg.sender is not None and msg.sender.username:
+    if msg.sender is not None and msg.sender.username:
         out["username"] = msg.sender.username
+    if msg.thread_id:
+        out["message_thread_id"] = msg.thread_id
+    if msg.service:
+        out["service"] = msg.service
     out["text"] = msg.text
     if msg.caption:
         out["caption"] = msg.caption
@@ -270,9 +302,13 @@ def indent_lines(text: str) -> str:
     return text.replace("\n", "\n    ")
 
 
-def message_lines(msg: StoredMessage) -> list[str]:
-    """The transcript lines of one live message: ``[id] who: body`` and one line per keyboard row."""
-    who = "bot" if msg.from_bot else (msg.sender.username if msg.sender and msg.sender.username else "user")
+def message_lines(msg: StoredMessage, who: str) -> list[str]:
+    """The transcript lines of one live message: ``[id] who: body`` and one line per keyboard row.
+
+    A service message reads ``[id] * what happened`` (``* bob joined``); ``who`` names the sender.
+    """
+    if msg.service:
+        return [f"[{msg.message_id}] * {service_text(msg.service, who)}"]
     if msg.photo is not None:
         body = f"[photo {msg.photo.name} {msg.photo.width}x{msg.photo.height}]"
         if msg.caption:
@@ -287,3 +323,43 @@ def message_lines(msg: StoredMessage) -> list[str]:
     for row in msg.keyboard or []:
         lines.append("    " + " ".join(f"[{b.text}]" for b in row))
     return lines
+
+
+def _name(user: dict[str, Any]) -> str:
+    return str(user.get("username") or user.get("first_name") or user.get("id"))
+
+
+def service_text(service: dict[str, Any], who: str) -> str:
+    """One readable line for a service message (the transcript's ``*`` lines)."""
+    if "new_chat_members" in service:
+        names = ", ".join(_name(u) for u in service["new_chat_members"])
+        return f"{names} joined" if names == who else f"{who} added {names}"
+    if "left_chat_member" in service:
+        name = _name(service["left_chat_member"])
+        return f"{name} left" if name == who else f"{who} removed {name}"
+    if "new_chat_title" in service:
+        return f"{who} changed the title to {service['new_chat_title']!r}"
+    if "forum_topic_created" in service:
+        return f"{who} created the topic {service['forum_topic_created']['name']!r}"
+    if "forum_topic_edited" in service:
+        return f"{who} edited the topic"
+    if "forum_topic_closed" in service:
+        return f"{who} closed the topic"
+    if "forum_topic_reopened" in service:
+        return f"{who} reopened the topic"
+    if "pinned_message" in service:
+        return f"{who} pinned message {service['pinned_message']['message_id']}"
+    if "migrate_to_chat_id" in service:
+        return f"the group became the supergroup {service['migrate_to_chat_id']}"
+    if "migrate_from_chat_id" in service:
+        return f"the supergroup was created from the group {service['migrate_from_chat_id']}"
+    for key, label in (
+        ("group_chat_created", "created the group"),
+        ("supergroup_chat_created", "created the supergroup"),
+        ("channel_chat_created", "created the channel"),
+        ("new_chat_photo", "changed the photo"),
+        ("delete_chat_photo", "removed the photo"),
+    ):
+        if key in service:
+            return f"{who} {label}"
+    return f"{who}: {', '.join(service)}"

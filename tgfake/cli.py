@@ -55,7 +55,13 @@ def _duration(text: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="tgfake", description="A fake Telegram Bot API for testing bots offline.")
     p.add_argument("--addr", "-addr", default=DEFAULT_ADDR, help="listen address; port 0 picks a free port")
-    p.add_argument("--token", "-token", default="", help="accept only this token (and sign Mini App data with it)")
+    p.add_argument(
+        "--token",
+        "-token",
+        action="append",
+        default=[],
+        help="accept only this token (repeat for several bots; the first is the default bot's)",
+    )
     p.add_argument("--bot-username", "-bot-username", default=DEFAULT_BOT_USERNAME)
     p.add_argument("--bot-name", "-bot-name", default=DEFAULT_BOT_NAME)
     p.add_argument("--poll-max", "-poll-max", type=_duration, default=30.0, help="cap on a held getUpdates (30s)")
@@ -77,7 +83,7 @@ def split_addr(addr: str) -> tuple[str, int]:
 def banner(version: str, options: Options, host: str, port: int, model_id: str | None) -> str:
     shown = "[::]" if host in WILDCARDS else (f"[{host}]" if ":" in host else host)
     origin = f"http://{shown}:{port}"
-    token = options.token or "<token>"
+    token = options.all_tokens[0] if options.all_tokens else "<token>"
     lines = [
         f"tgfake {version}: fake Bot API for @{options.bot_username} at {origin}",
         f"  Bot API:    {origin}/bot{token}/<method>  (in place of https://api.telegram.org)",
@@ -91,7 +97,8 @@ def banner(version: str, options: Options, host: str, port: int, model_id: str |
 
 async def _run(args: argparse.Namespace, model: Model | None) -> int:
     options = Options(
-        token=args.token,
+        token=args.token[0] if args.token else "",
+        tokens=tuple(args.token[1:]),
         bot_username=args.bot_username,
         bot_name=args.bot_name,
         poll_max=args.poll_max,

@@ -22,6 +22,7 @@ from tgfake.params import Params, loads
 from tgfake.stand import Stand
 from tgfake.webhooks import SECRET_HEADER, Delivery, WebhookConfig
 from tgfake.wire import compact
+from tgfake.world.bots import Bot
 
 IDLE_WAIT = 3600.0  # seconds between re-checks with nothing to do (any update wakes the worker at once)
 MAX_REPLY = 1 << 20
@@ -40,27 +41,48 @@ async def webhook_delivery(app: web.Application) -> AsyncIterator[None]:
 
 
 async def deliver_forever(stand: Stand, session: aiohttp.ClientSession) -> None:
-    """Deliver the head of the queue whenever a webhook is set and its retry is due; return when the stand closes."""
+    """One delivery task per bot (a hanging webhook of one bot never delays another's); new bots get theirs."""
+    tasks: dict[int, asyncio.Task[None]] = {}
+    try:
+        while not stand.closing:
+            for bot in list(stand.bots.values()):
+                if bot.id not in tasks:
+                    tasks[bot.id] = asyncio.create_task(
+                        deliver_bot(stand, bot, session), name=f"tgfake-webhook-{bot.id}"
+                    )
+            await stand.bots_signal.wait(IDLE_WAIT)
+    finally:
+        for task in tasks.values():
+            task.cancel()
+        for task in tasks.values():
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+async def deliver_bot(stand: Stand, bot: Bot, session: aiohttp.ClientSession) -> None:
+    """Deliver the head of the bot's queue whenever its webhook is set and its retry is due, until close."""
     loop = asyncio.get_running_loop()
-    hook = stand.webhook
+    hook = bot.webhook
     while not stand.closing:
         config = hook.config
-        if config is None or not stand.world.pending:
-            await stand.updates_signal.wait(IDLE_WAIT)
+        if config is None or not bot.pending:
+            await bot.updates_signal.wait(IDLE_WAIT)
             continue
-        update = stand.world.pending[0]
+        update = bot.pending[0]
         if update["update_id"] != hook.head:
             hook.head, hook.failures, hook.retry_at = update["update_id"], 0, 0.0
         remaining = hook.retry_at - loop.time()
         if remaining > 0:
-            await stand.updates_signal.wait(remaining)
+            await bot.updates_signal.wait(remaining)
             continue
-        await deliver(stand, session, config, update)
+        await deliver(stand, bot, session, config, update)
 
 
-async def deliver(stand: Stand, session: aiohttp.ClientSession, config: WebhookConfig, update: dict[str, Any]) -> None:
+async def deliver(
+    stand: Stand, bot: Bot, session: aiohttp.ClientSession, config: WebhookConfig, update: dict[str, Any]
+) -> None:
     """One POST: a 2xx confirms the update (and its body may carry a method to run); anything else is retried."""
-    hook = stand.webhook
+    hook = bot.webhook
     world = stand.world  # a reset during the POST forgets this attempt: it belonged to the old conversation
     headers = {"Content-Type": "application/json"}
     if config.secret_token:
@@ -98,7 +120,7 @@ async def deliver(stand: Stand, session: aiohttp.ClientSession, config: WebhookC
     if error:
         hook.fail(asyncio.get_running_loop().time(), stand.unix_now(), error, retry_after)
     else:
-        stand.confirm(update["update_id"] + 1)
+        bot.confirm(update["update_id"] + 1)
         if reply is not None:
             method, params = reply
             delivery.reply_method = method

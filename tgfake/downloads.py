@@ -20,7 +20,7 @@ async def download(request: web.Request) -> web.StreamResponse:
     """A wrong token (when the stand has one) is 401 as on the Bot API; a path getFile would not name is 404."""
     stand = request.app[STAND]
     token = request.match_info["token"]
-    if stand.options.token and token != stand.options.token:
+    if stand.options.all_tokens and token not in stand.options.all_tokens:
         return envelope_response(401, {"ok": False, "error_code": 401, "description": errors.UNAUTHORIZED})
     stored = by_path(stand, request.match_info["path"])
     if stored is None or stored.size > MAX_DOWNLOAD_BYTES:

@@ -15,6 +15,16 @@ BAD_GATEWAY = "Bad Gateway"
 INTERNAL = "Internal Server Error"
 TOO_MANY = "Too Many Requests"
 
+# --- chat access (telegram-bot-api Client::check_chat_access) -------------------------------------------------
+CHAT_NOT_FOUND = "Bad Request: chat not found"
+USER_NOT_FOUND = "Bad Request: user not found"
+PRIVATE_CHAT_NOT_FOUND = "Bad Request: private chat not found"
+FORBIDDEN_USER_DEACTIVATED = "Forbidden: user is deactivated"
+FORBIDDEN_KICKED = "Forbidden: bot was kicked from the {kind} chat"  # group / supergroup / channel
+FORBIDDEN_NOT_MEMBER = "Forbidden: bot is not a member of the {kind} chat"
+GROUP_UPGRADED = "Bad Request: group chat was upgraded to a supergroup chat"
+GROUP_DELETED = "Forbidden: the group chat was deleted"
+
 # --- chats and messages ----------------------------------------------------------------------------------------
 CHAT_ID_EMPTY = "Bad Request: chat_id is empty"
 TEXT_EMPTY = "Bad Request: message text is empty"
@@ -81,11 +91,12 @@ def default_description(code: int, retry_after: int = 0) -> str:
 class TelegramError(Exception):
     """A Bot API refusal: answered as ``{"ok":false,"error_code":status,"description":...}`` with that HTTP status."""
 
-    def __init__(self, status: int, description: str, retry_after: int = 0) -> None:
+    def __init__(self, status: int, description: str, retry_after: int = 0, migrate_to_chat_id: int = 0) -> None:
         super().__init__(description)
         self.status = status
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to_chat_id = migrate_to_chat_id
 
 
 def bad_request(description: str) -> TelegramError:

@@ -9,6 +9,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from tgfake import webapp
+from tgfake.chats import type_for_id
 from tgfake.errors import SimError
 from tgfake.models import LaunchIn
 
@@ -29,12 +30,15 @@ def launch(stand: Stand, req: LaunchIn) -> dict[str, Any]:
     """The launch: ``url`` (launch parameters in its fragment), ``init_data``, ``theme_params``, ``version``,
     ``platform``. Refused (SimError 400) without a signing token, without a Mini App, or for an address
     Telegram would not open. Each launch uses the next ``query_id`` (``tgfake-N``, never reset)."""
-    token = stand.signing_token
+    bot = stand.find_bot(req.bot)
+    token = bot.token
     if not token:
         raise SimError(400, NO_TOKEN)
     url = req.url
     if not url:
-        button = stand.world.menus.shown(req.chat_id, stand.chat_type(req.chat_id) if req.chat_id else "private")
+        chat = stand.chat_of(bot, req.chat_id) if req.chat_id else None
+        kind = chat.type if chat is not None else type_for_id(req.chat_id) if req.chat_id else "private"
+        button = bot.menus.shown(req.chat_id, kind)
         if button.get("type") != "web_app":
             raise SimError(400, NO_MINI_APP)
         url = button["web_app"]["url"]

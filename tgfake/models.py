@@ -12,8 +12,13 @@ class SimBody(BaseModel):
 
 
 class SenderFields(SimBody):
-    """Who writes where: the person and chat fields shared by everything the person sends."""
+    """Who writes where: the person and chat fields shared by everything the person sends.
 
+    ``bot`` names the bot (id or username) whose private chat this is, or which a new group gets; none: the
+    stand's default bot.
+    """
+
+    bot: str | int = ""
     user_id: int = 0
     username: str = ""
     first_name: str = ""
@@ -21,6 +26,7 @@ class SenderFields(SimBody):
     chat_id: int = 0
     chat_title: str = ""
     reply_to_message_id: int = 0
+    message_thread_id: int = 0
     mention: bool = False
 
 
@@ -36,6 +42,7 @@ class CallbackIn(SimBody):
     label: str = ""
     data: str = ""
     message_id: int = 0
+    bot: str | int = ""
     chat_id: int = 0
     user_id: int = 0
     username: str = ""
@@ -58,6 +65,7 @@ class LaunchIn(SimBody):
     """``POST /sim/webapp/launch``: who opens what; no ``url`` opens the menu button of ``chat_id`` (0: the bot's)."""
 
     url: str = ""
+    bot: str | int = ""
     chat_id: int = 0
     user_id: int = 0
     username: str = ""
@@ -81,3 +89,15 @@ class FileIn(SenderFields):
     photo: FilePartIn | None = None
     document: FilePartIn | None = None
     caption: str = ""
+
+
+class BotIn(SimBody):
+    """``POST /sim/bots``: a bot as BotFather makes it; no ``id``/``token`` picks the next free id and makes one."""
+
+    id: int = 0
+    token: str = ""
+    first_name: str = ""
+    username: str = ""
+    can_join_groups: bool = True
+    can_read_all_group_messages: bool = False
+    supports_inline_queries: bool = False

@@ -15,15 +15,23 @@ DEFAULT_POLL_MAX = 30.0
 class Options:
     """What a stand is configured with; the defaults are the Go reference stand's.
 
-    ``token`` empty means any token is accepted and the latest one seen becomes the Mini App
-    signing token; set, only that token is accepted (401 otherwise).
-    ``allowed_updates`` is the initial subscription (``None`` = every kind).
+    ``token`` empty (and no ``tokens``) means any token is accepted: the first one claims the default bot, each
+    other one registers a bot whose id is the token's number. Set, only ``token`` and ``tokens`` are accepted
+    (401 otherwise); the first is the default bot's. ``bot_id`` (0: the token's number) fixes the default
+    bot's id. ``allowed_updates`` is the default bot's initial subscription (``None``: Telegram's default).
     """
 
     token: str = ""
+    tokens: tuple[str, ...] = ()
     bot_username: str = DEFAULT_BOT_USERNAME
     bot_name: str = DEFAULT_BOT_NAME
-    bot_id: int = DEFAULT_BOT_ID
+    bot_id: int = 0
     poll_max: float = DEFAULT_POLL_MAX
     allowed_updates: tuple[str, ...] | None = None
     verbose: bool = False
+
+    @property
+    def all_tokens(self) -> tuple[str, ...]:
+        """Every allowed token, the default bot's first (empty: any token is accepted)."""
+        first = (self.token,) if self.token else ()
+        return first + tuple(t for t in self.tokens if t != self.token)

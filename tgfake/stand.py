@@ -1,12 +1,13 @@
-"""The stand: every piece of state of a fake Telegram, as plain objects driven by thin HTTP handlers.
+"""The stand: one session's Telegram world, as plain objects driven by thin HTTP handlers.
 
-Nothing here knows about aiohttp; tests and the in-process API drive it directly, the app serves it.
+Nothing here knows about aiohttp; tests and the in-process API drive it directly, the app serves it. A stand holds
+many bots (each with its own projection: :class:`tgfake.world.bots.Bot`), the people, the chats and their
+members, the outbox and the faults. Which bot gets which update is decided in :mod:`tgfake.world.visibility`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import re
 from collections.abc import Callable
@@ -17,7 +18,6 @@ from typing import Any
 from tgfake import errors
 from tgfake.chats import (
     Chat,
-    Person,
     StoredFile,
     StoredMessage,
     button_in,
@@ -29,18 +29,25 @@ from tgfake.chats import (
 from tgfake.clock import Clock, SystemClock
 from tgfake.errors import SimError, TelegramError
 from tgfake.faults import Fault, Faults
-from tgfake.menus import MenuButtons
-from tgfake.models import CallbackIn, FaultIn, FileIn, MessageIn
-from tgfake.options import Options
+from tgfake.models import BotIn, CallbackIn, FaultIn, FileIn, MessageIn
+from tgfake.options import DEFAULT_BOT_ID, Options
 from tgfake.params import Params
 from tgfake.webhooks import Webhook
+from tgfake.world import visibility
+from tgfake.world.bots import Bot, Signal, token_bot_id
+from tgfake.world.members import ADMINISTRATOR, MEMBER, Member, default_permissions, full_rights
+from tgfake.world.people import (
+    DEFAULT_FIRST_NAME,
+    DEFAULT_USER_ID,
+    DEFAULT_USERNAME,
+    User,
+    capitalized,
+)
 
-DEFAULT_USER_ID = 4242
-DEFAULT_USERNAME = "alice"
-DEFAULT_FIRST_NAME = "Alice"
+__all__ = ["DEFAULT_USER_ID", "BotCall", "Call", "Described", "Signal", "Stand", "World"]
+
 GROUP_ID_BASE = -100000000000
 DEFAULT_GROUP_TITLE = "Fake group"
-UPDATE_KINDS = ("message", "callback_query", "stopped_message_generation")
 
 _COMMAND = re.compile(r"/[A-Za-z0-9_]+(?:@[A-Za-z0-9_]+)?")
 
@@ -50,11 +57,6 @@ def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def capitalized(name: str) -> str:
-    """The first character upper-cased (Unicode-aware: ``ёжик`` → ``Ёжик``)."""
-    return name[:1].upper() + name[1:]
-
-
 def dump(value: Any) -> str:
     """Compact UTF-8 JSON, as Telegram writes it."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
@@ -62,7 +64,7 @@ def dump(value: Any) -> str:
 
 @dataclass(slots=True)
 class Call:
-    """One Bot API call as the outbox records it."""
+    """One Bot API call as the outbox records it (``bot_id``: which bot made it)."""
 
     seq: int
     at: float
@@ -70,6 +72,7 @@ class Call:
     params: dict[str, str]
     status: int
     response: dict[str, Any]
+    bot_id: int = 0
 
     def json(self) -> dict[str, Any]:
         at = datetime.fromtimestamp(self.at).astimezone().isoformat()
@@ -80,93 +83,229 @@ class Call:
             "params": self.params,
             "status": self.status,
             "response": self.response,
+            "bot_id": self.bot_id,
         }
 
 
 @dataclass(slots=True)
 class World:
-    """What a reset forgets: the conversation state. Reset builds a new one instead of clearing fields."""
+    """What a reset forgets: people, chats, the outbox and faults. Reset builds a new one instead of clearing."""
 
-    pending: list[dict[str, Any]] = field(default_factory=list)
-    chats: dict[int, Chat] = field(default_factory=dict)
+    users: dict[int, User] = field(default_factory=dict)
+    chats: dict[int, Chat] = field(default_factory=dict)  # groups, supergroups and channels by id
+    private: dict[tuple[int, int], Chat] = field(default_factory=dict)  # (bot id, person id) -> their private chat
     calls: list[Call] = field(default_factory=list)
     faults: Faults = field(default_factory=Faults)
-    commands: list[dict[str, Any]] = field(default_factory=list)
     next_cbq: int = 1
-    callback_queries: dict[str, int] = field(default_factory=dict)  # unanswered query id -> chat id
     files: dict[str, StoredFile] = field(default_factory=dict)  # uploads by file id (file_1, ...)
-    menus: MenuButtons = field(default_factory=MenuButtons)
 
 
-class Signal:
-    """Wakes every current waiter at once; waiters re-check their condition (no sleep loops anywhere)."""
+@dataclass(frozen=True, slots=True)
+class BotCall:
+    """One Bot API call's view of the world: the stand and the bot making the call (``ctx`` in method code).
 
-    def __init__(self) -> None:
-        self._event: asyncio.Event | None = None
+    Chat ids are read as this bot reads them: a positive id is the bot's own private chat with that person.
+    """
 
-    def fire(self) -> None:
-        if self._event is not None:
-            self._event.set()
-            self._event = None
+    stand: Stand
+    bot: Bot
 
-    async def wait(self, timeout: float) -> None:
-        """Wait for the next ``fire`` or ``timeout`` seconds, whichever comes first."""
-        if self._event is None:
-            self._event = asyncio.Event()
-        event = self._event
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), timeout)
+    @property
+    def world(self) -> World:
+        return self.stand.world
+
+    def now(self) -> float:
+        return self.stand.now()
+
+    def unix_now(self) -> int:
+        return self.stand.unix_now()
+
+    def chat(self, chat_id: int) -> Chat | None:
+        return self.stand.chat_of(self.bot, chat_id)
+
+    def chat_type(self, chat_id: int) -> str:
+        chat = self.chat(chat_id)
+        return chat.type if chat is not None else type_for_id(chat_id)
+
+    def chat_for_send(self, chat_id: int) -> Chat:
+        """The chat this bot writes to; refused as Telegram refuses it (blocked, not a member), else created."""
+        return self.stand.chat_for_send(self.bot, chat_id)
+
+    def message_json(self, chat: Chat, msg: StoredMessage) -> dict[str, Any]:
+        return message_json(chat, msg)
+
+    def push(self, kind: str, payload: dict[str, Any]) -> int:
+        return self.bot.push(kind, payload)
 
 
 class Stand:
-    """A fake Telegram for one bot: update queue, chats, outbox, faults, and the person's actions.
+    """A fake Telegram: bots, people, chats, the outbox, faults, and the people's actions.
 
-    Survives a reset: the update id counter (a polling bot ignores ids below its offset), the subscription and the
-    webhook's configuration (Telegram keeps them with the token), the signing token, and counters that are
-    process-wide by design.
+    Survives a reset: the bots (identity, token, update id counter, subscription, webhook configuration; Telegram
+    keeps them with the token), the people's defaults, and counters that are process-wide by design.
     """
 
     def __init__(self, options: Options | None = None, clock: Clock | None = None) -> None:
         self.options = options or Options()
         self.clock: Clock = clock or SystemClock()
-        self.next_update_id = 1
-        self.allowed_updates: tuple[str, ...] | None = (
-            tuple(self.options.allowed_updates) if self.options.allowed_updates else None
-        )
-        self.signing_token = self.options.token
+        self.bots: dict[int, Bot] = {}
+        self.tokens: dict[str, Bot] = {}
         self.next_query_id = 1  # Mini App query_id tgfake-N, for the life of the process
         self.world = World()
-        self.webhook = Webhook()  # delivered by tgfake.delivery while set; getUpdates is refused meanwhile
         self.closing = False
-        self.held_polls = 0  # getUpdates requests waiting right now: a bot holding one is idle
-        self.polls_started = 0  # numbers held polls; the newest one terminates the older ones, as Telegram does
-        self.newest_poll = 0
-        self.updates_signal = Signal()
         self.calls_signal = Signal()
+        self.bots_signal = Signal()  # a bot was added or set a webhook: the delivery worker looks again
         self.call_listeners: list[Callable[[Call], None]] = []
         self.reset_hooks: list[Callable[[], None]] = []  # other parts of the origin (the model) reset with us
+        self.default_bot = self._make_default_bot()
+        for token in self.options.all_tokens[1:]:
+            self._register_token(token)
 
-    # --- identity ------------------------------------------------------------------------------------------------
+    # --- bots ----------------------------------------------------------------------------------------------------
+    def _make_default_bot(self) -> Bot:
+        """The bot the sim addresses when no bot is named; a fixed ``--token`` (the first) is its token."""
+        token = self.options.all_tokens[0] if self.options.all_tokens else ""
+        bot_id = self.options.bot_id or token_bot_id(token) or DEFAULT_BOT_ID
+        bot = Bot(
+            user=User(id=bot_id, first_name=self.options.bot_name, username=self.options.bot_username, is_bot=True),
+            token=token,
+            allowed_updates=tuple(self.options.allowed_updates) if self.options.allowed_updates else None,
+        )
+        self.bots[bot.id] = bot
+        if token:
+            self.tokens[token] = bot
+        return bot
+
+    def _register_token(self, token: str) -> Bot:
+        """A token seen for the first time becomes a bot whose id is the token's number."""
+        bot_id = token_bot_id(token)
+        if bot_id is None or bot_id in self.bots:  # a known bot with another secret: Telegram's 401
+            raise TelegramError(401, errors.UNAUTHORIZED)
+        bot = Bot(user=User(id=bot_id, first_name=f"Bot {bot_id}", username=f"bot{bot_id}_bot", is_bot=True))
+        bot.token = token
+        return self.add_bot(bot)
+
+    def add_bot(self, bot: Bot) -> Bot:
+        self.bots[bot.id] = bot
+        if bot.token:
+            self.tokens[bot.token] = bot
+        self.bots_signal.fire()
+        return bot
+
+    def bot_for_token(self, token: str) -> Bot:
+        """The bot a token names; 401 where Telegram would refuse.
+
+        With ``--token`` only the listed tokens are accepted. Otherwise any token is: one without a bot id
+        (``TEST``) names the default bot; the first token with an id claims the default bot (which then takes that
+        id, unless ``--bot-id`` fixed it); every other id is a bot of its own, and a known id with another
+        secret is refused, as Telegram refuses it.
+        """
+        bot = self.tokens.get(token)
+        if bot is not None:
+            return bot
+        if self.options.all_tokens:
+            raise TelegramError(401, errors.UNAUTHORIZED)
+        default = self.default_bot
+        bot_id = token_bot_id(token)
+        if bot_id is None:
+            if not default.token:
+                default.token = token
+            self.tokens[token] = default
+            return default
+        if token_bot_id(default.token) is None and (bot_id == default.id or bot_id not in self.bots):
+            if not self.options.bot_id and bot_id != default.id:
+                self._rekey_bot(default, bot_id)
+            default.token = token
+            self.tokens[token] = default
+            return default
+        return self._register_token(token)
+
+    def _rekey_bot(self, bot: Bot, new_id: int) -> None:
+        """Give a bot that nobody has called as yet its token's id, everywhere the world names it."""
+        old = bot.id
+        del self.bots[old]
+        bot.user.id = new_id
+        self.bots[new_id] = bot
+        world = self.world
+        world.private = {(new_id if b == old else b, u): c for (b, u), c in world.private.items()}
+        for chat in world.private.values():
+            if chat.bot_id == old:
+                chat.bot_id = new_id
+        for chat in world.chats.values():
+            if old in chat.members:
+                chat.members[new_id] = chat.members.pop(old)
+
+    def find_bot(self, ref: str | int = "") -> Bot:
+        """The bot a sim request names: by id, or by username with or without ``@``; none named is the default."""
+        if ref in ("", 0):
+            return self.default_bot
+        if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().lstrip("-").isdigit()):
+            bot = self.bots.get(int(ref))
+        else:
+            name = ref.strip().removeprefix("@").lower()
+            bot = next((b for b in self.bots.values() if b.username.lower() == name), None)
+        if bot is None:
+            raise SimError(404, f"bot {ref} not found")
+        return bot
+
+    def create_bot(self, body: BotIn) -> Bot:
+        """``POST /sim/bots``: a bot with a name, a username and BotFather flags; its token is made if not given."""
+        token = body.token
+        bot_id = body.id or (token_bot_id(token) if token else None) or self._free_bot_id()
+        if token and token_bot_id(token) != bot_id:
+            raise SimError(400, f"token {token!r} does not start with the bot id {bot_id}")
+        if bot_id in self.bots:
+            raise SimError(409, f"bot {bot_id} already exists")
+        username = body.username.removeprefix("@") or f"bot{bot_id}_bot"
+        if not username.lower().endswith("bot"):
+            raise SimError(400, f"username {username!r} must end in 'bot', as BotFather requires")
+        if any(b.username.lower() == username.lower() for b in self.bots.values()):
+            raise SimError(409, f"username @{username} is taken")
+        bot = Bot(
+            user=User(id=bot_id, first_name=body.first_name or f"Bot {bot_id}", username=username, is_bot=True),
+            token=token or f"{bot_id}:tgfake-{bot_id}",
+            can_join_groups=body.can_join_groups,
+            can_read_all_group_messages=body.can_read_all_group_messages,
+            supports_inline_queries=body.supports_inline_queries,
+        )
+        return self.add_bot(bot)
+
+    def _free_bot_id(self) -> int:
+        return max(max(self.bots, default=DEFAULT_BOT_ID), DEFAULT_BOT_ID) + 1
+
+    # --- identity of the default bot (the in-process API of a one-bot stand) --------------------------------------
     @property
     def bot_user(self) -> dict[str, Any]:
-        """The bot as ``from`` of its messages."""
-        return {
-            "id": self.options.bot_id,
-            "is_bot": True,
-            "first_name": self.options.bot_name,
-            "username": self.options.bot_username,
-        }
+        return self.default_bot.user.json()
 
     def get_me(self) -> dict[str, Any]:
-        return {
-            "can_join_groups": True,
-            "can_read_all_group_messages": False,
-            "first_name": self.options.bot_name,
-            "id": self.options.bot_id,
-            "is_bot": True,
-            "supports_inline_queries": False,
-            "username": self.options.bot_username,
-        }
+        return self.default_bot.get_me()
+
+    @property
+    def webhook(self) -> Webhook:
+        """The default bot's webhook."""
+        return self.default_bot.webhook
+
+    @property
+    def updates_signal(self) -> Signal:
+        return self.default_bot.updates_signal
+
+    @property
+    def next_update_id(self) -> int:
+        return self.default_bot.next_update_id
+
+    @property
+    def allowed_updates(self) -> tuple[str, ...] | None:
+        return self.default_bot.allowed_updates
+
+    @property
+    def signing_token(self) -> str:
+        """The token Mini App launches are signed with: the default bot's."""
+        return self.default_bot.token
+
+    def push_update(self, kind: str, payload: dict[str, Any]) -> int:
+        """Queue an update for the default bot."""
+        return self.default_bot.push(kind, payload)
 
     def now(self) -> float:
         return self.clock.now()
@@ -178,106 +317,151 @@ class Stand:
     def reset(self) -> None:
         """Forget the conversation (see the class docstring for what stays); held polls keep waiting."""
         self.world = World()
-        self.webhook.forget()
+        for bot in self.bots.values():
+            bot.forget()
         for hook in self.reset_hooks:
             hook()
-        self.updates_signal.fire()
         self.calls_signal.fire()
 
     def close(self) -> None:
         """Release every held poll (answered with what it has); idempotent."""
         self.closing = True
-        self.updates_signal.fire()
+        for bot in self.bots.values():
+            bot.updates_signal.fire()
         self.calls_signal.fire()
+        self.bots_signal.fire()
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    # --- people --------------------------------------------------------------------------------------------------
+    def person(self, user_id: int, username: str, first_name: str, *, name_from_username: bool) -> User:
+        """The person with this id (4242 is alice), remembered with the names given the first time."""
+        uid = user_id or DEFAULT_USER_ID
+        known = self.world.users.get(uid)
+        if known is not None and not username and not first_name:
+            return known
+        name = username or (known.username if known else "") or (DEFAULT_USERNAME if uid == DEFAULT_USER_ID else "")
+        if first_name:
+            first = first_name
+        elif username and name_from_username:
+            first = capitalized(username)
+        elif known is not None:
+            first = known.first_name
+        else:
+            first = capitalized(name) if name and name_from_username else DEFAULT_FIRST_NAME
+        if known is not None:
+            known.username, known.first_name = name, first
+            return known
+        user = User(id=uid, first_name=first, username=name)
+        self.world.users[uid] = user
+        return user
 
     # --- chats ---------------------------------------------------------------------------------------------------
     def chat(self, chat_id: int) -> Chat | None:
+        """A chat as the default bot names it."""
+        return self.chat_of(self.default_bot, chat_id)
+
+    def chat_of(self, bot: Bot, chat_id: int) -> Chat | None:
+        """A chat as ``bot`` names it (positive ids: its private chat with that person)."""
+        if chat_id > 0:
+            return self.world.private.get((bot.id, chat_id))
         return self.world.chats.get(chat_id)
 
-    def chat_for_send(self, chat_id: int) -> Chat:
-        """The chat a bot writes to, created on first use with the type its id implies."""
-        chat = self.world.chats.get(chat_id)
+    def private_chat(self, bot: Bot, person: User | int) -> Chat:
+        """The private chat between a bot and a person (by id if the sim has not met them yet), made on first use."""
+        user = person if isinstance(person, User) else self.world.users.get(person)
+        uid = person.id if isinstance(person, User) else person
+        chat = self.world.private.get((bot.id, uid))
         if chat is None:
-            chat = Chat(id=chat_id, type=type_for_id(chat_id))
-            self.world.chats[chat_id] = chat
+            chat = Chat(id=uid, type="private", user=user, bot_id=bot.id)
+            self.world.private[(bot.id, uid)] = chat
+        elif user is not None:
+            chat.user = user
         return chat
 
-    def chat_type(self, chat_id: int) -> str:
+    def group(self, chat_id: int, chat_type: str = "", title: str = "", *, bot: Bot | None = None) -> Chat:
+        """A group, supergroup or channel, made on first use (lenient: see docs/world.md) with ``bot`` as admin."""
         chat = self.world.chats.get(chat_id)
+        if chat is None:
+            chat = Chat(id=chat_id, type=chat_type or type_for_id(chat_id), title=title)
+            if chat.type != "channel":
+                chat.permissions = default_permissions()
+            self.world.chats[chat_id] = chat
+            if bot is not None:
+                self.add_member(chat, Member(user=bot.user, status=ADMINISTRATOR, rights=full_rights(chat.type)))
+        return chat
+
+    def add_member(self, chat: Chat, member: Member) -> Member:
+        chat.members[member.user.id] = member
+        return member
+
+    def chat_for_send(self, bot: Bot, chat_id: int) -> Chat:
+        """Where ``bot`` sends: its private chat (403 if the person blocked it) or a chat it is in.
+
+        A chat nobody has described yet is made on first use, as the reference stand does (documented in
+        docs/world.md); a chat that exists refuses a bot that is not in it, with Telegram's 403.
+        """
+        if chat_id > 0:
+            chat = self.private_chat(bot, chat_id)
+            if chat.blocked:
+                raise TelegramError(403, errors.FORBIDDEN_BLOCKED)
+            return chat
+        known = self.world.chats.get(chat_id)
+        if known is None:
+            return self.group(chat_id, bot=bot)
+        visibility.check_access(known, bot)
+        return known
+
+    def chat_type(self, chat_id: int) -> str:
+        chat = self.chat_of(self.default_bot, chat_id)
         return chat.type if chat is not None else type_for_id(chat_id)
 
     def message_json(self, chat: Chat, msg: StoredMessage) -> dict[str, Any]:
-        return message_json(chat, msg, self.bot_user)
+        return message_json(chat, msg)
 
-    # --- updates -------------------------------------------------------------------------------------------------
-    def push_update(self, kind: str, payload: dict[str, Any]) -> int:
-        """Mint the next update id and queue the update if the subscription wants its kind."""
-        update_id = self.next_update_id
-        self.next_update_id += 1
-        if self.allowed_updates is None or kind in self.allowed_updates:
-            self.world.pending.append({"update_id": update_id, kind: payload})
-            self.updates_signal.fire()
-        return update_id
-
-    def set_allowed_updates(self, kinds: list[str] | None) -> None:
-        """``None`` or ``[]`` means every kind."""
-        self.allowed_updates = tuple(kinds) if kinds else None
-
-    def confirm(self, offset: int) -> None:
-        """Forget confirmed updates; a negative offset keeps only the newest ``-offset`` ones."""
-        pending = self.world.pending
-        if offset > 0:
-            self.world.pending = [u for u in pending if u["update_id"] >= offset]
-        elif offset < 0 and -offset < len(pending):
-            self.world.pending = pending[offset:]
-
-    async def get_updates(self, offset: int, limit: int, timeout: float) -> list[dict[str, Any]]:
-        """Confirm by ``offset`` at once, then hold until something is pending, the deadline, or close.
-
-        Only one poll is held at a time: a new poll that has to wait terminates the one already waiting with
-        ``409 Conflict: terminated by other getUpdates request`` (an immediately answered poll does not), as
-        Telegram does when two instances of a bot run.
-        """
-        self.confirm(offset)
-        if limit <= 0 or limit > 100:
-            limit = 100
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + min(timeout, self.options.poll_max)
-        poll = 0
-        while True:
-            if poll and poll != self.newest_poll:
-                raise TelegramError(409, errors.CONFLICT_POLLS)
-            if self.webhook.active:
-                raise TelegramError(409, errors.CONFLICT_SET_WEBHOOK if poll else errors.CONFLICT_WEBHOOK)
-            batch = self.world.pending[:limit]
-            remaining = deadline - loop.time()
-            if batch or remaining <= 0 or self.closing:
-                return list(batch)
-            if not poll:  # about to hold: a poll already held (another bot instance) is terminated
-                self.polls_started += 1
-                poll = self.newest_poll = self.polls_started
-                self.updates_signal.fire()
-            self.held_polls += 1
-            self.calls_signal.fire()
-            try:
-                await self.updates_signal.wait(remaining)
-            finally:
-                self.held_polls -= 1
-            self.confirm(offset)
+    def deliver(self, chat: Chat, msg: StoredMessage, *, edited: bool = False) -> dict[int, int]:
+        """Queue a new (or edited) message for every bot that sees it; returns bot id -> update id."""
+        out: dict[int, int] = {}
+        for bot, kind in visibility.recipients(self, chat, msg):
+            if edited:
+                kind = "edited_" + kind
+            out[bot.id] = bot.push(kind, message_json(chat, msg))
+        return out
 
     # --- the person ----------------------------------------------------------------------------------------------
-    def person(self, user_id: int, username: str, first_name: str, *, name_from_username: bool) -> Person:
-        """Fill in the default identity (4242 is alice); first names derive from usernames for messages only."""
-        uid = user_id or DEFAULT_USER_ID
-        name = username or (DEFAULT_USERNAME if uid == DEFAULT_USER_ID else "")
-        first = first_name or (capitalized(name) if name and name_from_username else DEFAULT_FIRST_NAME)
-        return Person(id=uid, first_name=first, username=name)
-
     def inject_message(self, body: MessageIn) -> tuple[int, int]:
         """The person sends a text; returns (message_id, update_id)."""
         if not body.text.strip():
             raise SimError(400, "text is empty")
         return self.inject(body, body.text)
+
+    def person_chat(self, body: MessageIn | FileIn, person: User, bot: Bot) -> Chat:
+        """The chat a person writes in: their private chat with the bot, or a group (made on first use)."""
+        chat_type = body.chat_type.strip().lower()
+        if body.chat_id >= 0 and chat_type in ("", "private"):
+            chat = self.private_chat(bot, person if body.chat_id in (0, person.id) else body.chat_id)
+            if chat.blocked:
+                raise SimError(403, f"{person.handle} blocked @{bot.username}: unblock it first (POST /sim/unblock)")
+            return chat
+        if body.chat_id > 0:
+            raise SimError(400, f"chat_id {body.chat_id} of a {chat_type} must be negative (as every group's is)")
+        if chat_type == "private":
+            chat_type = ""  # an existing group's id wins over the type
+        chat_id = body.chat_id or GROUP_ID_BASE - person.id
+        known = self.world.chats.get(chat_id)
+        if known is None:
+            chat = self.group(chat_id, chat_type, body.chat_title or DEFAULT_GROUP_TITLE, bot=bot)
+        else:
+            chat = known
+            if not chat.title:
+                chat.title = body.chat_title or DEFAULT_GROUP_TITLE
+        member = chat.members.get(person.id)
+        if member is None:
+            self.add_member(chat, Member(user=person, status=MEMBER))
+        elif not member.present:
+            raise SimError(403, f"{person.handle} is not a member of chat {chat.id} ({member.status})")
+        return chat
 
     def inject(
         self,
@@ -288,23 +472,16 @@ class Stand:
     ) -> tuple[int, int]:
         """The person's message: a text, or with ``photo``/``document`` a file whose caption is ``text``.
 
-        A caption's command or mention entity goes out as ``caption_entities``, as Telegram's does.
+        A caption's command or mention entity goes out as ``caption_entities``, as Telegram's does. Returns the
+        message id and the update id the addressed bot (``bot``, else the default one) got, 0 if it saw nothing.
         """
         media = photo is not None or document is not None
+        bot = self.find_bot(body.bot)
         person = self.person(body.user_id, body.username, body.first_name, name_from_username=True)
-        chat_type = body.chat_type.strip().lower() or "private"
-        chat_id = body.chat_id or (person.id if chat_type == "private" else GROUP_ID_BASE - person.id)
-        chat = self.world.chats.get(chat_id)
-        if chat is None:
-            chat = Chat(id=chat_id, type=chat_type)
-            self.world.chats[chat_id] = chat
-        if chat.type != "private" and not chat.title:
-            chat.title = body.chat_title or DEFAULT_GROUP_TITLE
-        if chat.type == "private":
-            chat.user = person
+        chat = self.person_chat(body, person, bot)
         entities: list[dict[str, Any]] = []
         if body.mention:
-            handle = "@" + self.options.bot_username
+            handle = "@" + bot.username
             text = f"{handle} {text}" if text else handle
             entities.append({"type": "mention", "offset": 0, "length": utf16_len(handle)})
         elif m := _COMMAND.match(text):
@@ -314,7 +491,6 @@ class Stand:
             StoredMessage(
                 message_id=chat.mint_message_id(),
                 date=self.unix_now(),
-                from_bot=False,
                 sender=person,
                 text="" if media else text,
                 caption=text if media else "",
@@ -322,10 +498,11 @@ class Stand:
                 reply_to=reply_to,
                 photo=photo,
                 document=document,
+                thread_id=body.message_thread_id,
             )
         )
-        update_id = self.push_update("message", self.message_json(chat, msg))
-        return msg.message_id, update_id
+        got = self.deliver(chat, msg)
+        return msg.message_id, got.get(bot.id, 0)
 
     def inject_callback(self, body: CallbackIn) -> tuple[str, int]:
         """The person taps a button (by label, or sends ``data`` as if they had); returns (query id, update id)."""
@@ -333,7 +510,8 @@ class Stand:
             raise SimError(400, "data or label is required")
         person = self.person(body.user_id, body.username, body.first_name, name_from_username=False)
         chat_id = body.chat_id or person.id
-        chat = self.world.chats.get(chat_id)
+        named = self.find_bot(body.bot) if body.bot else None
+        chat = self.chat_of(named or self.default_bot, chat_id)
         if chat is None or not chat.messages:
             raise SimError(404, f"chat {chat_id} has no messages")
         if body.message_id:
@@ -357,9 +535,10 @@ class Stand:
             if hit is None:
                 raise SimError(404, f"message {target.message_id} has no button {dump(body.label.strip())}")
             data = hit.callback_data or ""
+        bot = self._owner(chat, target, named)
         query_id = f"cbq-{self.world.next_cbq}"
         self.world.next_cbq += 1
-        self.world.callback_queries[query_id] = chat_id
+        bot.callback_queries[query_id] = chat_id
         payload: dict[str, Any] = {
             "id": query_id,
             "from": person.json(),
@@ -368,10 +547,18 @@ class Stand:
         }
         if data:
             payload["data"] = data
-        return query_id, self.push_update("callback_query", payload)
+        return query_id, bot.push("callback_query", payload)
+
+    def _owner(self, chat: Chat, msg: StoredMessage, named: Bot | None) -> Bot:
+        """The bot a tap goes to: the one that sent the message with the keyboard."""
+        if msg.sender is not None and msg.sender.is_bot and msg.sender.id in self.bots:
+            return self.bots[msg.sender.id]
+        if chat.bot_id in self.bots:
+            return self.bots[chat.bot_id]
+        return named or self.default_bot
 
     # --- outbox --------------------------------------------------------------------------------------------------
-    def record(self, method: str, params: Params, status: int, response: dict[str, Any]) -> Call:
+    def record(self, method: str, params: Params, status: int, response: dict[str, Any], bot_id: int = 0) -> Call:
         call = Call(
             seq=len(self.world.calls) + 1,
             at=self.now(),
@@ -379,6 +566,7 @@ class Stand:
             params=params.summary(),
             status=status,
             response=response,
+            bot_id=bot_id,
         )
         self.world.calls.append(call)
         for listener in self.call_listeners:
@@ -386,15 +574,15 @@ class Stand:
         self.calls_signal.fire()
         return call
 
-    def calls(self, method: str = "", since: int = 0) -> list[Call]:
-        """Recorded calls, oldest first; ``method`` compares case-insensitively.
+    def calls(self, method: str = "", since: int = 0, bot_id: int = 0) -> list[Call]:
+        """Recorded calls, oldest first; ``method`` compares case-insensitively, ``bot_id`` picks one bot's.
 
         ``seq`` is the position in the outbox plus one (calls are only appended; a reset starts a new outbox), so
         ``since`` slices instead of scanning: a server-held wait costs only the calls it has not seen.
         """
         want = method.lower()
         recent = self.world.calls[max(since, 0) :]
-        return [c for c in recent if not want or c.method.lower() == want]
+        return [c for c in recent if (not want or c.method.lower() == want) and (not bot_id or c.bot_id == bot_id)]
 
     def chats(self) -> list[dict[str, Any]]:
         return self.chat_summaries()
@@ -403,22 +591,27 @@ class Stand:
         """The in-process twin of ``GET /sim/wait``: the matching calls once there are ``count`` of them."""
         return await self.wait_calls(method, count, timeout)
 
-    async def wait_calls(self, method: str, count: int, timeout: float, since: int = 0) -> list[Call]:
+    async def wait_calls(self, method: str, count: int, timeout: float, since: int = 0, bot_id: int = 0) -> list[Call]:
         """Hold until at least ``count`` matching calls are recorded or the deadline passes; returns the matches."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            found = self.calls(method, since)
+            found = self.calls(method, since, bot_id)
             remaining = deadline - loop.time()
             if len(found) >= count or remaining <= 0 or self.closing:
                 return found
             await self.calls_signal.wait(remaining)
 
-    async def wait_polling(self, timeout: float) -> bool:
-        """Hold until a getUpdates is being held (the bot is idle, waiting for updates) or the deadline."""
+    @property
+    def held_polls(self) -> int:
+        return self.default_bot.held_polls
+
+    async def wait_polling(self, timeout: float, bot: Bot | None = None) -> bool:
+        """Hold until the bot has a getUpdates held (it is idle, waiting for updates) or the deadline."""
+        target = bot or self.default_bot
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while not self.held_polls:
+        while not target.held_polls:
             remaining = deadline - loop.time()
             if remaining <= 0 or self.closing:
                 return False
@@ -451,31 +644,40 @@ class Stand:
         """
         from tgfake.botapi import lookup  # the method modules import this one
 
+        bot_id = 0
         try:
-            if self.options.token and token != self.options.token:
-                raise TelegramError(401, errors.UNAUTHORIZED)
-            if not self.options.token:
-                self.signing_token = token
+            bot = self.bot_for_token(token)
+            bot_id = bot.id
             fault = self.world.faults.fire(method, params)
             if fault is not None:
                 raise fault
             handler = lookup(method)
             if handler is None:
                 raise TelegramError(404, errors.METHOD_NOT_FOUND)
-            status, envelope = 200, envelope_of(await handler(self, params))
+            status, envelope = 200, envelope_of(await handler(BotCall(self, bot), params))
         except TelegramError as exc:
             status, envelope = exc.status, envelope_of(exc)
-        self.record(method, params, status, envelope)
+        self.record(method, params, status, envelope, bot_id)
         return status, envelope
 
     # --- views ---------------------------------------------------------------------------------------------------
-    def view(self, chat_id: int) -> ChatView:
+    def view(self, chat_id: int, bot: Bot | None = None) -> ChatView:
         """A chat as tests read it: ``.json()`` (the sim view), ``.text()`` (the transcript), ``.find_button()``."""
-        return ChatView(self, chat_id)
+        return ChatView(self, chat_id, bot or self.default_bot)
 
-    def chat_view(self, chat_id: int) -> dict[str, Any]:
+    def sender_name(self, msg: StoredMessage) -> str:
+        """Who a transcript line names: ``bot`` for the default bot, another bot's username, the person's."""
+        sender = msg.sender
+        if sender is None:
+            return "user"
+        if sender.is_bot:
+            return "bot" if sender.id == self.default_bot.id else sender.username
+        return sender.username or "user"
+
+    def chat_view(self, chat_id: int, bot: Bot | None = None) -> dict[str, Any]:
         """A chat as ``GET /sim/chat/{id}`` shows it; an unknown chat is an empty view typed by its id's sign."""
-        chat = self.world.chats.get(chat_id) or Chat(id=chat_id, type=type_for_id(chat_id))
+        bot = bot or self.default_bot
+        chat = self.chat_of(bot, chat_id) or Chat(id=chat_id, type=type_for_id(chat_id))
         out: dict[str, Any] = {"chat_id": chat.id, "type": chat.type}
         if chat.title:
             out["title"] = chat.title
@@ -483,27 +685,39 @@ class Stand:
         out["messages"] = [message_view(m) for m in chat.messages.values()]
         out["drafts"] = [d.json() for d in chat.drafts.current(self.now())]
         out["callbacks"] = [a.json() for a in chat.callbacks]
-        out["menu_button"] = self.world.menus.shown(chat.id, chat.type)
+        out["menu_button"] = bot.menus.shown(chat.id, chat.type)
+        if chat.type == "private":
+            out["bot"] = bot.username
+            if chat.blocked:
+                out["blocked"] = True
+        else:
+            out["members"] = [
+                {"user_id": m.user.id, "name": m.user.handle, "is_bot": m.user.is_bot, "status": m.status}
+                for m in chat.members.values()
+            ]
         return out
 
-    def chat_text(self, chat_id: int) -> str:
+    def chat_text(self, chat_id: int, bot: Bot | None = None) -> str:
         """The transcript: one line per live message, keyboards under it, ``typing…`` last while typing."""
-        chat = self.world.chats.get(chat_id)
+        chat = self.chat_of(bot or self.default_bot, chat_id)
         if chat is None:
             return ""
         lines: list[str] = []
         for msg in chat.messages.values():
             if not msg.deleted:
-                lines.extend(message_lines(msg))
+                lines.extend(message_lines(msg, self.sender_name(msg)))
         for draft in chat.drafts.current(self.now()):
             lines.extend(draft.lines())
         if chat.typing(self.now()):
             lines.append("typing…")
         return "".join(line + "\n" for line in lines)
 
-    def chat_summaries(self) -> list[dict[str, Any]]:
+    def chat_summaries(self, bot: Bot | None = None) -> list[dict[str, Any]]:
+        """Every group and channel, and ``bot``'s private chats (the default bot's unless named)."""
+        bot = bot or self.default_bot
+        chats = [c for (b, _), c in self.world.private.items() if b == bot.id] + list(self.world.chats.values())
         out = []
-        for chat in sorted(self.world.chats.values(), key=lambda c: c.id):
+        for chat in sorted(chats, key=lambda c: c.id):
             item: dict[str, Any] = {"chat_id": chat.id, "type": chat.type}
             if chat.type == "private" and chat.user is not None:
                 item["title"] = "@" + chat.user.username
@@ -514,16 +728,18 @@ class Stand:
         return out
 
     def state(self) -> dict[str, Any]:
+        bot = self.default_bot
         return {
-            "allowed_updates": list(self.allowed_updates) if self.allowed_updates is not None else None,
-            "bot": self.get_me(),
+            "allowed_updates": bot.allowed_json(),
+            "bot": bot.get_me(),
+            "bots": [b.get_me() for b in self.bots.values()],
             "calls": len(self.world.calls),
-            "commands": self.world.commands,
+            "commands": bot.commands,
             "faults": self.world.faults.list(),
-            "held_polls": self.held_polls,
-            "menu_button": self.world.menus.bot_button(),
-            "next_update_id": self.next_update_id,
-            "pending_updates": len(self.world.pending),
+            "held_polls": bot.held_polls,
+            "menu_button": bot.menus.bot_button(),
+            "next_update_id": bot.next_update_id,
+            "pending_updates": len(bot.pending),
         }
 
 
@@ -533,15 +749,16 @@ class ChatView:
 
     stand: Stand
     chat_id: int
+    bot: Bot
 
     def json(self) -> dict[str, Any]:
-        return self.stand.chat_view(self.chat_id)
+        return self.stand.chat_view(self.chat_id, self.bot)
 
     def text(self) -> str:
-        return self.stand.chat_text(self.chat_id)
+        return self.stand.chat_text(self.chat_id, self.bot)
 
     def find_button(self, label: str) -> tuple[StoredMessage, Any] | None:
-        chat = self.stand.chat(self.chat_id)
+        chat = self.stand.chat_of(self.bot, self.chat_id)
         return chat.find_button(label) if chat is not None else None
 
 
@@ -557,7 +774,9 @@ def envelope_of(outcome: Any) -> dict[str, Any]:
     """The one envelope: a refusal (``parameters.retry_after`` only when set), a described result, or a result."""
     if isinstance(outcome, TelegramError):
         out: dict[str, Any] = {"ok": False, "error_code": outcome.status, "description": outcome.description}
-        if outcome.retry_after > 0:
+        if outcome.migrate_to_chat_id:
+            out["parameters"] = {"migrate_to_chat_id": outcome.migrate_to_chat_id}
+        elif outcome.retry_after > 0:
             out["parameters"] = {"retry_after": outcome.retry_after}
         return out
     if isinstance(outcome, Described):

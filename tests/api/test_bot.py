@@ -15,7 +15,7 @@ KB = json.dumps({"inline_keyboard": [[{"text": "Ping", "callback_data": "ping"}]
 
 async def test_get_me_reflects_the_options(make_wire: WireFactory) -> None:
     async with make_wire(bot_username="echo_bot", bot_name="Echo", bot_id=42) as wire:
-        resp = await wire.client.get("/bot1/getMe")
+        resp = await wire.client.get(f"/bot{wire.token}/getMe")
         assert list((await resp.json())["result"]) == sorted((await resp.json())["result"])
         assert await wire.ok("getMe") == {
             "can_join_groups": True,

@@ -191,11 +191,11 @@ async def test_a_web_app_without_an_address_is_refused(wire: Wire) -> None:
 async def test_web_app_buttons_only_in_private_chats(wire: Wire) -> None:
     kb = markup([web_app("App", "https://app.example.com/")])
     await wire.refused("sendMessage", 400, TYPE_INVALID, chat_id=-100, text="x", reply_markup=kb)
-    await wire.say("hi", chat_type="group", chat_id=555)
-    await wire.refused("sendMessage", 400, TYPE_INVALID, chat_id=555, text="x", reply_markup=kb)
-    await wire.refused("sendMessage", 400, TYPE_INVALID, chat_id=555, text="x", reply_markup=kb)
-    await wire.ok("sendMessage", chat_id=555, text="plain")
-    await wire.refused("editMessageReplyMarkup", 400, TYPE_INVALID, chat_id=555, message_id=2, reply_markup=kb)
+    await wire.say("hi", chat_type="group", chat_id=-555)
+    await wire.refused("sendMessage", 400, TYPE_INVALID, chat_id=-555, text="x", reply_markup=kb)
+    await wire.refused("sendMessage", 400, TYPE_INVALID, chat_id=-555, text="x", reply_markup=kb)
+    await wire.ok("sendMessage", chat_id=-555, text="plain")
+    await wire.refused("editMessageReplyMarkup", 400, TYPE_INVALID, chat_id=-555, message_id=2, reply_markup=kb)
     await wire.ok("sendMessage", chat_id=556, text="x", reply_markup=kb)
 
 

@@ -13,7 +13,7 @@ from tgfake.clock import ManualClock
 KB = json.dumps({"inline_keyboard": [[{"text": "Ping", "callback_data": "ping"}]]})
 KB2 = json.dumps({"inline_keyboard": [[{"text": "Pong", "callback_data": "pong"}]]})
 BAD_KB = json.dumps({"inline_keyboard": [[{"text": "plain"}]]})
-BOT = {"id": 7000000001, "is_bot": True, "first_name": "tgfake", "username": "tgfake_bot"}
+BOT = {"id": 123, "is_bot": True, "first_name": "tgfake", "username": "tgfake_bot"}
 NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup are exactly the same "
     "as a current content and reply markup of the message"
@@ -180,6 +180,7 @@ async def test_parse_mode_is_kept_in_the_view(wire: Wire) -> None:
         {
             "message_id": 1,
             "from": "bot",
+            "username": "tgfake_bot",
             "text": "<b>x</b>",
             "parse_mode": "HTML",
             "edited": False,
@@ -383,7 +384,7 @@ async def test_wire_objects_keep_telegrams_field_order(wire: Wire, clock: Manual
     assert list(updates[2]["callback_query"]) == ["id", "from", "message", "chat_instance", "data"]
     assert list(updates[0]["message"]["entities"][0]) == ["type", "offset", "length"]
     _, outbox = await wire.sim("GET", "/sim/outbox?method=editMessageText")
-    assert list(outbox["calls"][0]) == ["seq", "at", "method", "params", "status", "response"]
+    assert list(outbox["calls"][0]) == ["seq", "at", "method", "params", "status", "response", "bot_id"]
 
 
 async def test_reply_parameters_without_a_message_id_send_unthreaded(wire: Wire) -> None:

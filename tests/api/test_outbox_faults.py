@@ -33,7 +33,7 @@ async def test_every_answered_call_is_recorded_in_order(wire: Wire) -> None:
         (3, "nopeMethod", 404),
     ]
     first = calls[0]
-    assert list(first) == ["seq", "at", "method", "params", "status", "response"]
+    assert list(first) == ["seq", "at", "method", "params", "status", "response", "bot_id"]
     assert datetime.fromisoformat(first["at"]).tzinfo is not None
     assert first["params"] == {"chat_id": "4242", "text": "hi"}
     assert first["response"]["ok"] is True

@@ -72,7 +72,7 @@ async def test_group_defaults_and_the_title_set_once(wire: Wire) -> None:
     await wire.say("b", chat_type="private", user_id=7, chat_id=-100000000007, chat_title="Later")
     await wire.say("c", chat_type="supergroup", chat_id=-300, chat_title="Club")
     await wire.say("d", chat_type="channel", chat_id=-400)
-    chats = [u["message"]["chat"] for u in await updates(wire)]
+    chats = [(u.get("message") or u["channel_post"])["chat"] for u in await updates(wire)]
     assert chats == [
         {"id": -100000000007, "type": "group", "title": "Fake group"},
         {"id": -100000000007, "type": "group", "title": "Fake group"},
@@ -134,10 +134,10 @@ async def test_a_tap_by_label_as_delivered(wire: Wire, clock: ManualClock) -> No
         "update_id": 2,
         "callback_query": {
             "id": "cbq-1",
-            "from": {"id": 4242, "is_bot": False, "first_name": "Alice", "username": "bob"},
+            "from": {"id": 4242, "is_bot": False, "first_name": "Bob", "username": "bob"},
             "message": {
                 "message_id": 2,
-                "from": {"id": 7000000001, "is_bot": True, "first_name": "tgfake", "username": "tgfake_bot"},
+                "from": {"id": 123, "is_bot": True, "first_name": "tgfake", "username": "tgfake_bot"},
                 "chat": {"id": 4242, "type": "private", "first_name": "Bob", "username": "bob"},
                 "date": 1_700_000_000,
                 "text": "pick",
@@ -259,6 +259,7 @@ async def test_the_chat_view(wire: Wire) -> None:
     assert resp.content_type == "application/json"
     assert (await resp.text()).endswith("}\n")
     assert await resp.json() == {
+        "bot": "tgfake_bot",
         "chat_id": 4242,
         "type": "private",
         "typing": False,
@@ -275,6 +276,7 @@ async def test_the_chat_view(wire: Wire) -> None:
             {
                 "message_id": 2,
                 "from": "bot",
+                "username": "tgfake_bot",
                 "text": "picked",
                 "reply_to_message_id": 1,
                 "edited": True,
@@ -302,7 +304,8 @@ async def test_an_unknown_chat_is_an_empty_view_typed_by_its_sign(wire: Wire) ->
         status, view = await wire.sim("GET", f"/sim/chat/{cid}")
         menu = {"type": "commands"}
         empty = {"messages": [], "drafts": [], "callbacks": [], "menu_button": menu}
-        assert (status, view) == (200, {"chat_id": cid, "type": kind, "typing": False, **empty})
+        who: dict[str, object] = {"bot": "tgfake_bot"} if kind == "private" else {"members": []}
+        assert (status, view) == (200, {"chat_id": cid, "type": kind, "typing": False, **empty, **who})
     resp = await wire.client.get("/sim/chat/5", params={"format": "text"})
     assert (resp.status, await resp.text()) == (200, "")
 
@@ -377,8 +380,10 @@ async def test_the_state(wire: Wire) -> None:
     resp = await wire.client.get("/sim/state")
     assert await resp.text() == (
         '{"allowed_updates":null,"bot":{"can_join_groups":true,"can_read_all_group_messages":false,'
-        '"first_name":"tgfake","id":7000000001,"is_bot":true,"supports_inline_queries":false,'
-        '"username":"tgfake_bot"},"calls":1,"commands":[{"command":"start","description":"Go"}],'
+        '"first_name":"tgfake","id":123,"is_bot":true,"supports_inline_queries":false,'
+        '"username":"tgfake_bot"},"bots":[{"can_join_groups":true,"can_read_all_group_messages":false,'
+        '"first_name":"tgfake","id":123,"is_bot":true,"supports_inline_queries":false,"username":"tgfake_bot"}],'
+        '"calls":1,"commands":[{"command":"start","description":"Go"}],'
         '"faults":[{"method":"getfile","code":404}],"held_polls":0,"menu_button":{"type":"commands"},'
         '"next_update_id":2,"pending_updates":1}\n'
     )
@@ -393,12 +398,13 @@ async def test_reset_forgets_the_conversation_and_keeps_ids_subscription_and_tok
     await wire.ok("setMyCommands", commands="[]")
     await wire.sim("POST", "/sim/fault", {"code": 500, "method": "getFile"})
     await wire.ok("sendChatAction", chat_id=4242)
-    assert (await wire.call("getMe", token="5:tok"))[0] == 200
+    assert (await wire.call("getMe", token="5:tok"))[0] == 200  # a second bot
     assert await wire.sim("POST", "/sim/reset", {"ignored": True}) == (200, {"ok": True})
     _, state = await wire.sim("GET", "/sim/state")
     assert (state["calls"], state["commands"], state["faults"], state["pending_updates"]) == (0, [], [], 0)
     assert (state["next_update_id"], state["allowed_updates"]) == (3, ["message", "callback_query"])
-    assert wire.stand.signing_token == "5:tok"
+    assert wire.stand.signing_token == "123:abc"
+    assert [b["id"] for b in state["bots"]] == [123, 5]
     assert await wire.sim("GET", "/sim/chats") == (200, {"chats": []})
     assert (await wire.sim("GET", "/sim/chat/4242"))[1]["typing"] is False
     assert await wire.say("again") == {"message_id": 1, "update_id": 3}

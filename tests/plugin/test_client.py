@@ -145,7 +145,8 @@ async def test_the_async_client_wakes_when_the_bot_answers(tgfake: StandClient) 
         waiting = asyncio.ensure_future(client.expect_reply("You said: hello", timeout=5))
         await client.wait_call("getMe", timeout=0.1, strict=False)  # let the wait reach the stand
         assert not waiting.done()
-        async with bot.post(f"{client.url}/bot1:a/sendMessage", data={"chat_id": "4242", "text": "You said: hello"}):
+        reply_call = {"chat_id": "4242", "text": "You said: hello"}
+        async with bot.post(f"{client.url}/bot123:abc/sendMessage", data=reply_call):
             pass
         reply = await waiting
         assert (reply.message_id, reply.from_bot) == (2, True)

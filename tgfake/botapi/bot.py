@@ -11,25 +11,33 @@ from tgfake.errors import TelegramError, bad_request
 from tgfake.params import Params, loads, parse_int
 
 if TYPE_CHECKING:
-    from tgfake.stand import Stand
+    from tgfake.stand import BotCall
 
 
 @bot_method("getMe")
-async def get_me(stand: Stand, p: Params) -> Any:
-    return stand.get_me()
+async def get_me(ctx: BotCall, p: Params) -> Any:
+    return ctx.bot.get_me()
 
 
 @bot_method("getUpdates")
-async def get_updates(stand: Stand, p: Params) -> Any:
+async def get_updates(ctx: BotCall, p: Params) -> Any:
     """Long polling: refused while a webhook is set, then ``allowed_updates``; the offset confirms at the start."""
-    if stand.webhook.active:
+    if ctx.bot.webhook.active:
         raise TelegramError(409, errors.CONFLICT_WEBHOOK)
-    read_allowed_updates(stand, p)
+    read_allowed_updates(ctx, p)
     timeout = parse_int(p.text("timeout")) or 0
-    return await stand.get_updates(p.int_or_zero("offset"), p.int_or_zero("limit"), max(timeout, 0))
+    stand = ctx.stand
+    return await ctx.bot.get_updates(
+        p.int_or_zero("offset"),
+        p.int_or_zero("limit"),
+        max(timeout, 0),
+        poll_max=stand.options.poll_max,
+        closing=stand.is_closing,
+        on_hold=stand.calls_signal,
+    )
 
 
-def read_allowed_updates(stand: Stand, p: Params) -> None:
+def read_allowed_updates(ctx: BotCall, p: Params) -> None:
     """``allowed_updates`` (getUpdates, setWebhook): absent, blank or ``null`` keeps the subscription."""
     raw = p.get("allowed_updates")
     if raw is not None and raw.strip() not in ("", "null"):
@@ -39,11 +47,11 @@ def read_allowed_updates(stand: Stand, p: Params) -> None:
             kinds = None
         if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
             raise bad_request(errors.ALLOWED_UPDATES_BAD)
-        stand.set_allowed_updates(kinds)
+        ctx.bot.set_allowed_updates(kinds)
 
 
 @bot_method("setMyCommands")
-async def set_my_commands(stand: Stand, p: Params) -> Any:
+async def set_my_commands(ctx: BotCall, p: Params) -> Any:
     """One global list; ``scope`` and ``language_code`` are ignored, the literal ``null`` clears it."""
     try:
         commands = p.json("commands")
@@ -53,7 +61,7 @@ async def set_my_commands(stand: Stand, p: Params) -> Any:
         commands = []
     if not isinstance(commands, list):
         raise bad_request(errors.COMMANDS_BAD)
-    stand.world.commands = [bot_command(item) for item in commands]
+    ctx.bot.commands = [bot_command(item) for item in commands]
     return True
 
 
@@ -70,20 +78,20 @@ def bot_command(item: Any) -> dict[str, str]:
 
 
 @bot_method("getMyCommands")
-async def get_my_commands(stand: Stand, p: Params) -> Any:
-    return stand.world.commands
+async def get_my_commands(ctx: BotCall, p: Params) -> Any:
+    return ctx.bot.commands
 
 
 @bot_method("answerCallbackQuery")
-async def answer_callback_query(stand: Stand, p: Params) -> Any:
+async def answer_callback_query(ctx: BotCall, p: Params) -> Any:
     """Each query is answered once; the id is then forgotten (as are ids minted before a reset)."""
     query_id = p.text("callback_query_id")
     if not query_id:
         raise bad_request(errors.CALLBACK_ID_EMPTY)
-    cid = stand.world.callback_queries.pop(query_id, None)
+    cid = ctx.bot.callback_queries.pop(query_id, None)
     if cid is None:
         raise bad_request(errors.QUERY_TOO_OLD)
-    chat = stand.chat(cid)
+    chat = ctx.chat(cid)
     if chat is not None:
         chat.callbacks.append(CallbackAnswer(id=query_id, text=p.text("text"), show_alert=p.flag("show_alert")))
     return True

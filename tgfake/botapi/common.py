@@ -11,7 +11,7 @@ from tgfake.errors import bad_request
 from tgfake.params import Params, loads, parse_int
 
 if TYPE_CHECKING:
-    from tgfake.stand import Stand
+    from tgfake.stand import BotCall
 
 MAX_TEXT = 4096  # code points
 MAX_CAPTION = 1024  # code points
@@ -76,21 +76,21 @@ def reply_target(p: Params, chat: Chat) -> int | None:
     return target_id
 
 
-def own_message(stand: Stand, p: Params) -> tuple[Chat, StoredMessage]:
+def own_message(ctx: BotCall, p: Params) -> tuple[Chat, StoredMessage]:
     """The bot's live message named by ``chat_id`` + ``message_id``, as edits need it."""
     cid = chat_id(p)
-    chat = stand.chat(cid)
+    chat = ctx.chat(cid)
     mid = parse_int(p.text("message_id")) or 0
     msg = chat.live(mid) if chat is not None else None
     if chat is None or msg is None:
         raise bad_request(errors.EDIT_NOT_FOUND)
-    if not msg.from_bot:
+    if msg.sender is None or msg.sender.id != ctx.bot.id:
         raise bad_request(errors.CANT_EDIT)
     return chat, msg
 
 
 def post_message(
-    stand: Stand,
+    ctx: BotCall,
     p: Params,
     cid: int,
     keyboard: Keyboard | None,
@@ -103,19 +103,22 @@ def post_message(
     as the reference does); ``attach`` (minting file ids) runs only once every check has passed. The new message
     replaces the drafts streamed in its thread (their history stays).
     """
-    chat = stand.chat_for_send(cid)
+    chat = ctx.chat_for_send(cid)
     reply_to = reply_target(p, chat)
     if attach is not None:
         fields.update(attach())
-    chat.drafts.settle(parse_int(p.text("message_thread_id")) or 0)
+    thread = parse_int(p.text("message_thread_id")) or 0
+    chat.drafts.settle(thread)
     msg = chat.add(
         StoredMessage(
             message_id=chat.mint_message_id(),
-            date=stand.unix_now(),
-            from_bot=True,
+            date=ctx.unix_now(),
+            sender=ctx.bot.user,
             reply_to=reply_to,
             keyboard=keyboard,
+            thread_id=thread if chat.is_forum else 0,
             **fields,
         )
     )
-    return stand.message_json(chat, msg)
+    ctx.stand.deliver(chat, msg)  # a channel post reaches the channel's other admin bots
+    return ctx.message_json(chat, msg)

@@ -18,7 +18,7 @@ from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
 
 if TYPE_CHECKING:
-    from tgfake.stand import Stand
+    from tgfake.stand import BotCall
 
 RICH_MESSAGE_BAD = "Bad Request: can't parse rich_message JSON object"
 DRAFT_ID_BAD = "Bad Request: draft_id must be a non-zero integer"
@@ -46,26 +46,26 @@ def _draft_id(p: Params) -> int:
 
 
 @bot_method("sendRichMessage")
-async def send_rich_message(stand: Stand, p: Params) -> Any:
+async def send_rich_message(ctx: BotCall, p: Params) -> Any:
     """A message whose text is the markdown (else the html), flagged ``rich``; no 4096 limit, keyboards allowed."""
     cid = chat_id(p)
     rich = _rich_message(p)
     text = rich.get("markdown") or rich.get("html") or ""
     if not text:
         raise bad_request(RICH_MESSAGE_BAD)
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), stand.chat_type(cid))
-    return post_message(stand, p, cid, keyboard, text=text, rich=True)
+    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
+    return post_message(ctx, p, cid, keyboard, text=text, rich=True)
 
 
 @bot_method("sendRichMessageDraft")
-async def send_rich_message_draft(stand: Stand, p: Params) -> Any:
+async def send_rich_message_draft(ctx: BotCall, p: Params) -> Any:
     """A revision of a rich draft: only its markdown is kept (an html-only draft shows empty text)."""
     cid = chat_id(p)
     draft_id = _draft_id(p)
     rich = _rich_message(p)
-    chat = stand.chat_for_send(cid)
+    chat = ctx.chat_for_send(cid)
     chat.drafts.revise(
-        stand.now(),
+        ctx.now(),
         draft_id,
         kind="rich",
         text=rich.get("markdown") or "",
@@ -77,22 +77,22 @@ async def send_rich_message_draft(stand: Stand, p: Params) -> Any:
 
 
 @bot_method("sendMessageDraft")
-async def send_message_draft(stand: Stand, p: Params) -> Any:
+async def send_message_draft(ctx: BotCall, p: Params) -> Any:
     """Bot API 9.3+: a text preview in a private chat, 0..4096 characters after parsing (empty = "Thinking…").
 
     ``can_stop`` and ``keep_on_stop`` are honoured as for rich drafts (Telegram's newer docs add them here too).
     """
     cid = chat_id(p)
-    if stand.chat_type(cid) != "private":
+    if ctx.chat_type(cid) != "private":
         raise bad_request(DRAFT_PEER_INVALID)
     draft_id = _draft_id(p)
     text = p.text("text")
     parse_mode = p.text("parse_mode")
     if len(visible_text(text, parse_mode)) > MAX_TEXT:
         raise bad_request(errors.TEXT_TOO_LONG)
-    chat = stand.chat_for_send(cid)
+    chat = ctx.chat_for_send(cid)
     chat.drafts.revise(
-        stand.now(),
+        ctx.now(),
         draft_id,
         kind="text",
         text=text,

@@ -20,7 +20,7 @@ from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES, image_size
 from tgfake.params import Params, Upload
 
 if TYPE_CHECKING:
-    from tgfake.stand import Stand
+    from tgfake.stand import BotCall
 
 IMAGE_PROCESS_FAILED = "Bad Request: IMAGE_PROCESS_FAILED"
 
@@ -29,12 +29,12 @@ def no_file(kind: str) -> str:
     return f"Bad Request: there is no {kind} in the request"
 
 
-def mint_file(stand: Stand, upload: Upload, width: int = 0, height: int = 0, kind: str = "document") -> StoredFile:
+def mint_file(ctx: BotCall, upload: Upload, width: int = 0, height: int = 0, kind: str = "document") -> StoredFile:
     """Keep the bytes under the next id (``file_N`` / ``ufile_N``; numbering restarts after a reset)."""
-    return mint(stand, kind, upload.filename, upload.data, width, height)
+    return mint(ctx.stand, kind, upload.filename, upload.data, width, height)
 
 
-async def _send_file(stand: Stand, p: Params, kind: str) -> Any:
+async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
     cid = chat_id(p)
     upload = p.files.get(kind)
     known: StoredFile | None = None
@@ -42,11 +42,11 @@ async def _send_file(stand: Stand, p: Params, kind: str) -> Any:
         value = p.text(kind)
         if not value:
             raise bad_request(no_file(kind))
-        known = for_resend(stand, value, kind)
+        known = for_resend(ctx.stand, value, kind)
     elif len(upload.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
         raise bad_request(FILE_TOO_BIG)
     caption = check_caption(p.text("caption"))
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), stand.chat_type(cid))
+    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
     size = (0, 0)
     if upload is not None and kind == "photo":
         found = image_size(upload.data)
@@ -58,10 +58,10 @@ async def _send_file(stand: Stand, p: Params, kind: str) -> Any:
         if known is not None:
             return {kind: known}
         assert upload is not None
-        return {kind: mint_file(stand, upload, *size, kind=kind)}
+        return {kind: mint_file(ctx, upload, *size, kind=kind)}
 
     return post_message(
-        stand,
+        ctx,
         p,
         cid,
         keyboard,
@@ -72,12 +72,12 @@ async def _send_file(stand: Stand, p: Params, kind: str) -> Any:
 
 
 @bot_method("sendPhoto")
-async def send_photo(stand: Stand, p: Params) -> Any:
+async def send_photo(ctx: BotCall, p: Params) -> Any:
     """One PhotoSize with the image's real width and height; PNG, JPEG or GIF up to 10 MiB, or a photo's file id."""
-    return await _send_file(stand, p, "photo")
+    return await _send_file(ctx, p, "photo")
 
 
 @bot_method("sendDocument")
-async def send_document(stand: Stand, p: Params) -> Any:
+async def send_document(ctx: BotCall, p: Params) -> Any:
     """Any file up to 50 MiB, or a document's file id; ``mime_type`` is sniffed from the bytes, never the name."""
-    return await _send_file(stand, p, "document")
+    return await _send_file(ctx, p, "document")

@@ -9,19 +9,19 @@ from tgfake.menus import menu_chat_id, parse_menu_button
 from tgfake.params import Params
 
 if TYPE_CHECKING:
-    from tgfake.stand import Stand
+    from tgfake.stand import BotCall
 
 
 @bot_method("setChatMenuButton")
-async def set_chat_menu_button(stand: Stand, p: Params) -> Any:
+async def set_chat_menu_button(ctx: BotCall, p: Params) -> Any:
     """The button is checked before the chat id; no ``chat_id`` sets the bot's own button."""
     button = parse_menu_button(p.get("menu_button"))
-    stand.world.menus.set(menu_chat_id(p.get("chat_id")), button)
+    ctx.bot.menus.set(menu_chat_id(p.get("chat_id")), button)
     return True
 
 
 @bot_method("getChatMenuButton")
-async def get_chat_menu_button(stand: Stand, p: Params) -> Any:
+async def get_chat_menu_button(ctx: BotCall, p: Params) -> Any:
     """The button the chat shows (no ``chat_id``: the bot's own)."""
     cid = menu_chat_id(p.get("chat_id"))
-    return stand.world.menus.shown(cid, stand.chat_type(cid) if cid else "private")
+    return ctx.bot.menus.shown(cid, ctx.chat_type(cid) if cid else "private")

@@ -12,20 +12,20 @@ from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
 
 if TYPE_CHECKING:
-    from tgfake.stand import Stand
+    from tgfake.stand import BotCall
 
 
 @bot_method("sendMessage")
-async def send_message(stand: Stand, p: Params) -> Any:
+async def send_message(ctx: BotCall, p: Params) -> Any:
     cid = chat_id(p)
     text = check_text(p.get("text"))
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), stand.chat_type(cid))
-    return post_message(stand, p, cid, keyboard, text=text, parse_mode=p.text("parse_mode"))
+    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
+    return post_message(ctx, p, cid, keyboard, text=text, parse_mode=p.text("parse_mode"))
 
 
 @bot_method("editMessageText")
-async def edit_message_text(stand: Stand, p: Params) -> Any:
-    chat, msg = own_message(stand, p)
+async def edit_message_text(ctx: BotCall, p: Params) -> Any:
+    chat, msg = own_message(ctx, p)
     text = check_text(p.get("text"))
     keyboard = parse_inline_keyboard(p.get("reply_markup"), chat.type)
     if text == msg.text and same_keyboard(keyboard, msg.keyboard):
@@ -33,26 +33,26 @@ async def edit_message_text(stand: Stand, p: Params) -> Any:
     msg.text = text
     msg.keyboard = keyboard
     msg.parse_mode = p.text("parse_mode")
-    msg.edit_date = stand.unix_now()
-    return stand.message_json(chat, msg)
+    msg.edit_date = ctx.unix_now()
+    return ctx.message_json(chat, msg)
 
 
 @bot_method("editMessageReplyMarkup")
-async def edit_message_reply_markup(stand: Stand, p: Params) -> Any:
-    chat, msg = own_message(stand, p)
+async def edit_message_reply_markup(ctx: BotCall, p: Params) -> Any:
+    chat, msg = own_message(ctx, p)
     keyboard = parse_inline_keyboard(p.get("reply_markup"), chat.type)
     if same_keyboard(keyboard, msg.keyboard):
         raise bad_request(errors.NOT_MODIFIED)
     msg.keyboard = keyboard
-    msg.edit_date = stand.unix_now()
-    return stand.message_json(chat, msg)
+    msg.edit_date = ctx.unix_now()
+    return ctx.message_json(chat, msg)
 
 
 @bot_method("deleteMessage")
-async def delete_message(stand: Stand, p: Params) -> Any:
+async def delete_message(ctx: BotCall, p: Params) -> Any:
     """Works on the bot's and the person's messages; the message is flagged, not removed, so history stays."""
     cid = chat_id(p)
-    chat = stand.chat(cid)
+    chat = ctx.chat(cid)
     msg = chat.live(parse_int(p.text("message_id")) or 0) if chat is not None else None
     if msg is None:
         raise bad_request(errors.DELETE_NOT_FOUND)
@@ -61,8 +61,8 @@ async def delete_message(stand: Stand, p: Params) -> Any:
 
 
 @bot_method("sendChatAction")
-async def send_chat_action(stand: Stand, p: Params) -> Any:
+async def send_chat_action(ctx: BotCall, p: Params) -> Any:
     """Shows "typing" for five seconds of the stand's clock (the action's kind is only recorded)."""
-    chat = stand.chat_for_send(chat_id(p))
-    chat.typing_at = stand.now()
+    chat = ctx.chat_for_send(chat_id(p))
+    chat.typing_at = ctx.now()
     return True

@@ -8,15 +8,18 @@ from typing import TYPE_CHECKING, Any
 from tgfake.params import Params
 
 if TYPE_CHECKING:
-    from tgfake.stand import Stand
+    from tgfake.stand import BotCall
 
-BotMethod = Callable[["Stand", Params], Awaitable[Any]]
+BotMethod = Callable[["BotCall", Params], Awaitable[Any]]
 
 _METHODS: dict[str, tuple[str, BotMethod]] = {}
 
 
 def bot_method(name: str) -> Callable[[BotMethod], BotMethod]:
-    """Register ``async def f(stand, params) -> result`` as Bot API method ``name``; TelegramError refuses."""
+    """Register ``async def f(ctx, params) -> result`` as Bot API method ``name``; TelegramError refuses.
+
+    ``ctx`` is a :class:`~tgfake.stand.BotCall`: the stand and the bot making the call.
+    """
 
     def register(fn: BotMethod) -> BotMethod:
         _METHODS[name.lower()] = (name, fn)

@@ -22,13 +22,13 @@ from tgfake.webhooks import (
 )
 
 if TYPE_CHECKING:
-    from tgfake.stand import Stand
+    from tgfake.stand import BotCall
 
 IP_ADDRESS_BAD = "Bad Request: invalid IP address specified"
 
 
 @bot_method("setWebhook")
-async def set_webhook(stand: Stand, p: Params) -> Any:
+async def set_webhook(ctx: BotCall, p: Params) -> Any:
     """Set (or, with an empty ``url``, remove) the webhook; every check passes before anything changes.
 
     Checks in order: the url (``invalid webhook URL specified``, then ``bad webhook: <reason>`` for hosts the stand
@@ -37,7 +37,7 @@ async def set_webhook(stand: Stand, p: Params) -> Any:
     """
     url = p.text("url")
     if not url:
-        return _remove(stand, p)
+        return _remove(ctx, p)
     try:
         check_url(url)
     except WebhookUrlError:
@@ -54,50 +54,50 @@ async def set_webhook(stand: Stand, p: Params) -> Any:
             ipaddress.ip_address(ip)
         except ValueError:
             raise bad_request(IP_ADDRESS_BAD) from None
-    read_allowed_updates(stand, p)
+    read_allowed_updates(ctx, p)
     raw = p.text("max_connections")  # as Telegram reads it: absent is 40, garbage is 0, then clamped to 1..100
     wanted = (parse_int(raw) or 0) if raw else DEFAULT_MAX_CONNECTIONS
     config = WebhookConfig(
         url=url,
-        token=stand.signing_token,
+        token=ctx.bot.token,
         secret_token=secret,
         max_connections=min(max(wanted, 1), MAX_CONNECTIONS),
         ip_address=ip,
     )
     drop = p.flag("drop_pending_updates")
-    if config == stand.webhook.config and not drop:
+    if config == ctx.bot.webhook.config and not drop:
         return Described(True, errors.WEBHOOK_ALREADY_SET)
     if drop:
-        stand.world.pending = []
-    stand.webhook.set(config)
-    stand.updates_signal.fire()  # a held poll ends with 409; the delivery worker starts on the queue
+        ctx.bot.pending = []
+    ctx.bot.webhook.set(config)
+    ctx.bot.updates_signal.fire()  # a held poll ends with 409; the delivery worker starts on the queue
     return Described(True, errors.WEBHOOK_SET)
 
 
 @bot_method("deleteWebhook")
-async def delete_webhook(stand: Stand, p: Params) -> Any:
+async def delete_webhook(ctx: BotCall, p: Params) -> Any:
     """Remove the webhook (the bot may poll again); ``drop_pending_updates`` empties the queue."""
-    return _remove(stand, p)
+    return _remove(ctx, p)
 
 
-def _remove(stand: Stand, p: Params) -> Described:
+def _remove(ctx: BotCall, p: Params) -> Described:
     drop = p.flag("drop_pending_updates")
-    if not stand.webhook.active and not drop:
+    if not ctx.bot.webhook.active and not drop:
         return Described(True, errors.WEBHOOK_ALREADY_DELETED)
     if drop:
-        stand.world.pending = []
-    stand.webhook.set(None)
-    stand.updates_signal.fire()
+        ctx.bot.pending = []
+    ctx.bot.webhook.set(None)
+    ctx.bot.updates_signal.fire()
     return Described(True, errors.WEBHOOK_DELETED)
 
 
 @bot_method("getWebhookInfo")
-async def get_webhook_info(stand: Stand, p: Params) -> Any:
+async def get_webhook_info(ctx: BotCall, p: Params) -> Any:
     """Telegram's WebhookInfo: ``max_connections`` while set, ``ip_address`` and the last error only when there are."""
-    hook = stand.webhook
+    hook = ctx.bot.webhook
     config = hook.config
     info: dict[str, Any] = {
-        "allowed_updates": list(stand.allowed_updates) if stand.allowed_updates is not None else None,
+        "allowed_updates": ctx.bot.allowed_json(),
         "has_custom_certificate": False,
     }
     if config is not None and config.ip_address:
@@ -107,6 +107,6 @@ async def get_webhook_info(stand: Stand, p: Params) -> Any:
         info["last_error_message"] = hook.last_error_message
     if config is not None:
         info["max_connections"] = config.max_connections
-    info["pending_update_count"] = len(stand.world.pending)
+    info["pending_update_count"] = len(ctx.bot.pending)
     info["url"] = config.url if config is not None else ""
     return info

@@ -12,6 +12,7 @@ from tgfake.keys import STAND
 from tgfake.params import parse_int
 from tgfake.stand import Stand
 from tgfake.wire import read_capped
+from tgfake.world.bots import Bot
 
 MAX_SIM_BODY = 1 << 20
 M = TypeVar("M", bound=BaseModel)
@@ -36,6 +37,11 @@ async def read_body(request: web.Request, model: type[M]) -> M:
         reason = first["msg"]
         detail = f"{where}: {reason}" if where else reason
         raise SimError(400, f"invalid JSON body: {detail}") from None
+
+
+def bot_of(request: web.Request) -> Bot:
+    """The bot a GET names with ``?bot=`` (id or username); none: the stand's default bot."""
+    return stand_of(request).find_bot(request.query.get("bot", ""))
 
 
 def query_int(request: web.Request, name: str, default: int = 0) -> int:

@@ -9,9 +9,9 @@ from aiohttp import web
 from tgfake.drafts import DraftError
 from tgfake.errors import SimError
 from tgfake.models import SimBody
-from tgfake.sim.common import read_body, stand_of
-from tgfake.stand import DEFAULT_USER_ID
+from tgfake.sim.common import bot_of, read_body, stand_of
 from tgfake.wire import sim_json
+from tgfake.world.people import DEFAULT_USER_ID
 
 routes = web.RouteTableDef()
 
@@ -21,6 +21,7 @@ class DraftStopIn(SimBody):
 
     draft_id: int = 0
     chat_id: int = 0
+    bot: str | int = ""
 
 
 @routes.post("/sim/draft/stop")
@@ -29,7 +30,8 @@ async def stop(request: web.Request) -> web.Response:
     stand = stand_of(request)
     body = await read_body(request, DraftStopIn)
     cid = body.chat_id or DEFAULT_USER_ID
-    chat = stand.chat(cid)
+    bot = stand.find_bot(body.bot)
+    chat = stand.chat_of(bot, cid)
     try:
         if chat is None:
             if body.draft_id:
@@ -42,7 +44,7 @@ async def stop(request: web.Request) -> web.Response:
     if draft.message_thread_id:
         payload["message_thread_id"] = draft.message_thread_id
     payload["draft_id"] = draft.draft_id
-    return sim_json({"update_id": stand.push_update("stopped_message_generation", payload)})
+    return sim_json({"update_id": bot.push("stopped_message_generation", payload)})
 
 
 def _int(request: web.Request, name: str, what: str) -> int:
@@ -58,7 +60,7 @@ async def history(request: web.Request) -> web.Response:
     stand = stand_of(request)
     cid = _int(request, "id", "chat id")
     draft_id = _int(request, "draft_id", "draft id")
-    chat = stand.chat(cid)
+    chat = stand.chat_of(bot_of(request), cid)
     revisions = chat.drafts.history.get(draft_id) if chat is not None else None
     if chat is None or not revisions:
         raise SimError(404, f"draft {draft_id} not found in chat {cid}")

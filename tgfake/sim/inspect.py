@@ -6,7 +6,7 @@ from aiohttp import web
 
 from tgfake.errors import SimError
 from tgfake.params import parse_int
-from tgfake.sim.common import query_float, query_int, stand_of
+from tgfake.sim.common import bot_of, query_float, query_int, stand_of
 from tgfake.wire import sim_json
 
 routes = web.RouteTableDef()
@@ -17,7 +17,8 @@ MAX_WAIT = 60.0
 @routes.get("/sim/outbox")
 async def outbox(request: web.Request) -> web.Response:
     stand = stand_of(request)
-    calls = stand.calls(request.query.get("method", ""), query_int(request, "since"))
+    bot_id = bot_of(request).id if request.query.get("bot") else 0
+    calls = stand.calls(request.query.get("method", ""), query_int(request, "since"), bot_id)
     return sim_json({"calls": [c.json() for c in calls]})
 
 
@@ -38,10 +39,11 @@ async def wait(request: web.Request) -> web.Response:
     if not 0 <= timeout <= MAX_WAIT:
         raise SimError(400, f"timeout must be between 0 and {MAX_WAIT:g} seconds")
     if request.query.get("polling") in ("1", "true"):
-        if not await stand_of(request).wait_polling(timeout):
+        if not await stand_of(request).wait_polling(timeout, bot_of(request)):
             raise SimError(408, f"timed out after {timeout:g}s waiting for the bot to poll")
         return sim_json({"polling": True})
-    calls = await stand_of(request).wait_calls(method, count, timeout, query_int(request, "since"))
+    bot_id = bot_of(request).id if request.query.get("bot") else 0
+    calls = await stand_of(request).wait_calls(method, count, timeout, query_int(request, "since"), bot_id)
     if len(calls) < count:
         what = f"{method} calls" if method else "calls"
         raise SimError(408, f"timed out after {timeout:g}s waiting for {count} {what} (saw {len(calls)})")
@@ -61,14 +63,15 @@ def _chat_id(request: web.Request) -> int:
 async def chat(request: web.Request) -> web.Response:
     stand = stand_of(request)
     cid = _chat_id(request)
+    bot = bot_of(request)
     if request.query.get("format") == "text":
-        return web.Response(text=stand.chat_text(cid), content_type="text/plain", charset="utf-8")
-    return sim_json(stand.chat_view(cid))
+        return web.Response(text=stand.chat_text(cid, bot), content_type="text/plain", charset="utf-8")
+    return sim_json(stand.chat_view(cid, bot))
 
 
 @routes.get("/sim/chats")
 async def chats(request: web.Request) -> web.Response:
-    return sim_json({"chats": stand_of(request).chat_summaries()})
+    return sim_json({"chats": stand_of(request).chat_summaries(bot_of(request))})
 
 
 @routes.get("/sim/state")

@@ -7,23 +7,22 @@ import asyncio
 from aiohttp import web
 
 from tgfake.errors import SimError
-from tgfake.sim.common import query_float, query_int, stand_of
+from tgfake.sim.common import bot_of, query_float, query_int, stand_of
 from tgfake.sim.inspect import MAX_WAIT
-from tgfake.stand import Stand
 from tgfake.wire import sim_json
+from tgfake.world.bots import Bot
 
 routes = web.RouteTableDef()
 
 
-def webhook_view(stand: Stand) -> dict[str, object]:
-    allowed = list(stand.allowed_updates) if stand.allowed_updates is not None else None
+def webhook_view(bot: Bot) -> dict[str, object]:
     loop = asyncio.get_running_loop()
-    return stand.webhook.view(loop.time(), len(stand.world.pending), allowed)
+    return bot.webhook.view(loop.time(), len(bot.pending), bot.allowed_json())
 
 
 @routes.get("/sim/webhook")
 async def webhook(request: web.Request) -> web.Response:
-    return sim_json(webhook_view(stand_of(request)))
+    return sim_json(webhook_view(bot_of(request)))
 
 
 @routes.get("/sim/webhook/wait")
@@ -37,13 +36,14 @@ async def wait(request: web.Request) -> web.Response:
     if not 0 <= timeout <= MAX_WAIT:
         raise SimError(400, f"timeout must be between 0 and {MAX_WAIT:g} seconds")
     stand = stand_of(request)
+    bot = bot_of(request)
     ok_only, count = (True, delivered) if delivered else (False, attempts)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    while (seen := stand.webhook.delivered(ok_only)) < count:
+    while (seen := bot.webhook.delivered(ok_only)) < count:
         remaining = deadline - loop.time()
         if remaining <= 0 or stand.closing:
             what = "confirmed deliveries" if ok_only else "delivery attempts"
             raise SimError(408, f"timed out after {timeout:g}s waiting for {count} {what} (saw {seen})")
         await stand.calls_signal.wait(remaining)
-    return sim_json(webhook_view(stand))
+    return sim_json(webhook_view(bot))

@@ -1,0 +1,171 @@
+"""Bots: the account, its BotFather settings, and its own projection of the world.
+
+Each bot has what Telegram keeps per token: its update queue with its own ids, offset and subscription
+(``allowed_updates``), its webhook, its commands and menu buttons, and the callback queries waiting for its answer.
+The identity, the update id counter, the subscription and the webhook's configuration survive a reset (Telegram
+keeps them with the token); the queue and the conversation state do not (:meth:`Bot.forget`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from tgfake import errors
+from tgfake.errors import TelegramError
+from tgfake.menus import MenuButtons
+from tgfake.webhooks import Webhook
+from tgfake.world.people import User
+
+# Telegram's default subscription: every kind but these, which a bot must ask for by name.
+OPT_IN_KINDS = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
+
+
+class Signal:
+    """Wakes every current waiter at once; waiters re-check their condition (no sleep loops anywhere)."""
+
+    def __init__(self) -> None:
+        self._event: asyncio.Event | None = None
+
+    def fire(self) -> None:
+        if self._event is not None:
+            self._event.set()
+            self._event = None
+
+    async def wait(self, timeout: float) -> None:
+        """Wait for the next ``fire`` or ``timeout`` seconds, whichever comes first."""
+        if self._event is None:
+            self._event = asyncio.Event()
+        event = self._event
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+
+def token_bot_id(token: str) -> int | None:
+    """The number before the token's colon, as Telegram's bot ids are (``123:abc`` → 123), else None."""
+    head, sep, secret = token.partition(":")
+    if not sep or not secret or not head.isascii() or not head.isdigit() or len(head) > 15:
+        return None
+    value = int(head)
+    return value or None
+
+
+@dataclass(slots=True)
+class Bot:
+    """One bot: its account, its token and flags, and the state Telegram keeps for it."""
+
+    user: User
+    token: str = ""  # empty until a token claims the stand's default bot
+    can_join_groups: bool = True
+    can_read_all_group_messages: bool = False
+    supports_inline_queries: bool = False
+    allowed_updates: tuple[str, ...] | None = None
+    next_update_id: int = 1
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    webhook: Webhook = field(default_factory=Webhook)
+    commands: list[dict[str, Any]] = field(default_factory=list)
+    menus: MenuButtons = field(default_factory=MenuButtons)
+    callback_queries: dict[str, int] = field(default_factory=dict)  # unanswered query id -> chat id
+    updates_signal: Signal = field(default_factory=Signal)
+    held_polls: int = 0  # getUpdates requests waiting right now: a bot holding one is idle
+    polls_started: int = 0  # numbers held polls; the newest one terminates the older ones, as Telegram does
+    newest_poll: int = 0
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    @property
+    def username(self) -> str:
+        return self.user.username
+
+    def get_me(self) -> dict[str, Any]:
+        """``getMe``: the account with the BotFather flags, keys in Telegram's order."""
+        return {
+            "can_join_groups": self.can_join_groups,
+            "can_read_all_group_messages": self.can_read_all_group_messages,
+            "first_name": self.user.first_name,
+            "id": self.user.id,
+            "is_bot": True,
+            "supports_inline_queries": self.supports_inline_queries,
+            "username": self.user.username,
+        }
+
+    def forget(self) -> None:
+        """A reset: the queue and the conversation state go; identity, ids, subscription and webhook config stay."""
+        self.pending = []
+        self.commands = []
+        self.menus = MenuButtons()
+        self.callback_queries = {}
+        self.webhook.forget()
+        self.updates_signal.fire()
+
+    # --- the update queue ----------------------------------------------------------------------------------------
+    def wants(self, kind: str) -> bool:
+        """Whether the subscription takes this kind (``None``: Telegram's default, without the opt-in kinds)."""
+        if self.allowed_updates is None:
+            return kind not in OPT_IN_KINDS
+        return kind in self.allowed_updates
+
+    def push(self, kind: str, payload: dict[str, Any]) -> int:
+        """Mint the next update id and queue the update if the subscription wants its kind."""
+        update_id = self.next_update_id
+        self.next_update_id += 1
+        if self.wants(kind):
+            self.pending.append({"update_id": update_id, kind: payload})
+            self.updates_signal.fire()
+        return update_id
+
+    def set_allowed_updates(self, kinds: list[str] | None) -> None:
+        """``None`` or ``[]`` means Telegram's default subscription."""
+        self.allowed_updates = tuple(kinds) if kinds else None
+
+    def allowed_json(self) -> list[str] | None:
+        return list(self.allowed_updates) if self.allowed_updates is not None else None
+
+    def confirm(self, offset: int) -> None:
+        """Forget confirmed updates; a negative offset keeps only the newest ``-offset`` ones."""
+        pending = self.pending
+        if offset > 0:
+            self.pending = [u for u in pending if u["update_id"] >= offset]
+        elif offset < 0 and -offset < len(pending):
+            self.pending = pending[offset:]
+
+    async def get_updates(
+        self, offset: int, limit: int, timeout: float, *, poll_max: float, closing: Any, on_hold: Signal
+    ) -> list[dict[str, Any]]:
+        """Confirm by ``offset`` at once, then hold until something is pending, the deadline, or close.
+
+        Only one poll is held at a time: a new poll that has to wait terminates the one already waiting with
+        ``409 Conflict: terminated by other getUpdates request``, as Telegram does when two instances of a bot run.
+        ``closing`` is a zero-argument callable (the stand shutting down); ``on_hold`` fires when a poll starts
+        holding, so ``/sim/wait?polling=1`` sees an idle bot.
+        """
+        self.confirm(offset)
+        if limit <= 0 or limit > 100:
+            limit = 100
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + min(timeout, poll_max)
+        poll = 0
+        while True:
+            if poll and poll != self.newest_poll:
+                raise TelegramError(409, errors.CONFLICT_POLLS)
+            if self.webhook.active:
+                raise TelegramError(409, errors.CONFLICT_SET_WEBHOOK if poll else errors.CONFLICT_WEBHOOK)
+            batch = self.pending[:limit]
+            remaining = deadline - loop.time()
+            if batch or remaining <= 0 or closing():
+                return list(batch)
+            if not poll:  # about to hold: a poll already held (another bot instance) is terminated
+                self.polls_started += 1
+                poll = self.newest_poll = self.polls_started
+                self.updates_signal.fire()
+            self.held_polls += 1
+            on_hold.fire()
+            try:
+                await self.updates_signal.wait(remaining)
+            finally:
+                self.held_polls -= 1
+            self.confirm(offset)

@@ -1,0 +1,46 @@
+"""Accounts: the people the sim plays and the user side of every bot."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+DEFAULT_USER_ID = 4242
+DEFAULT_USERNAME = "alice"
+DEFAULT_FIRST_NAME = "Alice"
+MAX_USER_ID = (1 << 52) - 1  # Telegram's user and bot ids fit in 52 bits (the Bot API docs' promise)
+
+
+@dataclass(slots=True)
+class User:
+    """A Telegram account as the Bot API's ``User`` shows it; a bot's account has ``is_bot``."""
+
+    id: int
+    first_name: str
+    username: str = ""
+    last_name: str = ""
+    language_code: str = ""
+    is_bot: bool = False
+    is_premium: bool = False
+
+    def json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
+        if self.last_name:
+            out["last_name"] = self.last_name
+        if self.username:
+            out["username"] = self.username
+        if self.language_code:
+            out["language_code"] = self.language_code
+        if self.is_premium:
+            out["is_premium"] = True
+        return out
+
+    @property
+    def handle(self) -> str:
+        """How transcripts name the account: its username, else its first name."""
+        return self.username or self.first_name
+
+
+def capitalized(name: str) -> str:
+    """The first character upper-cased (Unicode-aware: ``ёжик`` → ``Ёжик``)."""
+    return name[:1].upper() + name[1:]
