@@ -102,6 +102,35 @@ class CallbackAnswer:
         return out
 
 
+@dataclass(slots=True)
+class Topic:
+    """A forum topic: its thread id is the id of the service message that created it."""
+
+    message_thread_id: int
+    name: str
+    icon_color: int = 0x6FB9F0
+    icon_custom_emoji_id: str = ""
+    closed: bool = False
+    hidden: bool = False
+
+    def json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"message_thread_id": self.message_thread_id, "name": self.name}
+        out["icon_color"] = self.icon_color
+        if self.icon_custom_emoji_id:
+            out["icon_custom_emoji_id"] = self.icon_custom_emoji_id
+        return out
+
+
+@dataclass(slots=True)
+class JoinRequest:
+    """A person asking to join a chat that approves members; admin bots decide."""
+
+    user: User
+    date: int
+    bio: str = ""
+    invite_link: dict[str, Any] | None = None
+
+
 def type_for_id(chat_id: int) -> str:
     """The type of a chat nobody has described yet: positive ids are private chats, ``-100…`` ids supergroups or
     channels (taken as supergroups), other negative ids groups."""
@@ -131,6 +160,9 @@ class Chat:
     blocked: bool = False  # private: the person blocked the bot
     migrated_to: int = 0  # a group that became a supergroup
     pinned: list[int] = field(default_factory=list)  # pinned message ids, newest last
+    topics: dict[int, Topic] = field(default_factory=dict)
+    join_requests: dict[int, JoinRequest] = field(default_factory=dict)
+    join_by_request: bool = False
     next_message_id: int = 1
     messages: dict[int, StoredMessage] = field(default_factory=dict)
     typing_at: float | None = None

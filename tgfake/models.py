@@ -101,3 +101,51 @@ class BotIn(SimBody):
     can_join_groups: bool = True
     can_read_all_group_messages: bool = False
     supports_inline_queries: bool = False
+
+
+Ref = str | int
+"""A person or a bot, by id or by name (``alice``, ``@helper_bot``)."""
+
+
+class ChatIn(SimBody):
+    """``POST /sim/chats``: a group, supergroup (``is_forum`` for a forum) or channel, with who is in it."""
+
+    type: str = "supergroup"
+    title: str = ""
+    id: int = 0
+    username: str = ""
+    is_forum: bool = False
+    description: str = ""
+    creator: Ref = 4242
+    members: list[Ref] = []
+    admins: list[Ref] = []
+    join_by_request: bool = False
+
+
+class MemberIn(SimBody):
+    """The membership routes under ``/sim/chats/{id}/``: who, by whom, and with which rights or permissions."""
+
+    user: Ref = ""
+    by: Ref = ""
+    rights: dict[str, bool] = {}
+    permissions: dict[str, bool] = {}
+    until_date: int = 0
+    custom_title: str = ""
+    bio: str = ""
+    ban: bool = True
+
+
+class TopicIn(SimBody):
+    """``POST /sim/chats/{id}/topics``: a person opens a forum topic."""
+
+    name: str = ""
+    by: Ref = ""
+    icon_color: int = 0
+    icon_custom_emoji_id: str = ""
+
+
+class BlockIn(SimBody):
+    """``POST /sim/block`` and ``/sim/unblock``: a person and a bot (none: the default bot)."""
+
+    user: Ref = 4242
+    bot: Ref = ""

@@ -28,13 +28,14 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-import zlib
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiohttp
+
+from tgfake.world.people import user_id_for
 
 __all__ = [
     "DEFAULT_BOT_TOKEN",
@@ -101,9 +102,6 @@ class Person:
     first_name: str = ""
 
 
-_KNOWN = {"alice": 4242, "bob": 4343, "carol": 4444, "dave": 4545, "eve": 4646, "mallory": 5151}
-
-
 def person(who: str | int | Person) -> Person:
     """Resolve ``"alice"``, ``"bob"``, a user id or a :class:`Person` to a :class:`Person`.
 
@@ -117,7 +115,7 @@ def person(who: str | int | Person) -> Person:
     name = who.strip().lstrip("@").lower()
     if not name:
         raise ValueError("a person needs a name")
-    uid = _KNOWN.get(name, 10_000 + zlib.crc32(name.encode()) % 90_000)
+    uid = user_id_for(name)
     return Person(uid, name, name[:1].upper() + name[1:])
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from tgfake.sim import control, drafts, files, inspect, person, webapp, webhook
+from tgfake.sim import control, drafts, files, inspect, person, webapp, webhook, world
 
 ROUTE_TABLES = (
     person.routes,
@@ -14,6 +14,7 @@ ROUTE_TABLES = (
     drafts.routes,
     webapp.routes,
     webhook.routes,
+    world.routes,
 )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,3 +45,12 @@ class User:
 def capitalized(name: str) -> str:
     """The first character upper-cased (Unicode-aware: ``ёжик`` → ``Ёжик``)."""
     return name[:1].upper() + name[1:]
+
+
+KNOWN_PEOPLE = {"alice": 4242, "bob": 4343, "carol": 4444, "dave": 4545, "eve": 4646, "mallory": 5151}
+
+
+def user_id_for(name: str) -> int:
+    """A stable id for a person named in a test (alice is 4242), so feature files stay deterministic."""
+    key = name.strip().lstrip("@").lower()
+    return KNOWN_PEOPLE.get(key, 10_000 + zlib.crc32(key.encode()) % 90_000)
