@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 
 import pytest
+from packaging.requirements import Requirement
 
 from tests.libraries import test_libraries as matrix
 
@@ -41,3 +43,39 @@ def test_missing_node_skips_locally_and_fails_in_ci(
     assert matrix.node_missing() == "node is not installed (apt-get install nodejs npm)"
     with pytest.raises(outcome, match="node is not installed"):
         matrix.require_node()
+
+
+ROOT = matrix.HERE.parents[1]
+
+
+def python_spec(package: str) -> str:
+    """The test extra's version specifier of a Python library (``>=21.0``)."""
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    reqs = {Requirement(r).name.lower(): Requirement(r) for r in extra}
+    return str(reqs[package.lower()].specifier)
+
+
+def test_the_docs_table_is_the_matrix() -> None:
+    """docs/testing.md's table names each library, its version (pin or extra) and its bot, and nothing else."""
+    text = (ROOT / "docs/testing.md").read_text()
+    section = text.split("## Six libraries in CI", 1)[1]
+    rows = [line.split(" | ") for line in section.splitlines() if line.startswith("| ") and "](../tests/" in line]
+    shown = [
+        (cells[0].lstrip("| "), cells[1].split("`")[1], cells[-1].split("(../")[1].split(")")[0]) for cells in rows
+    ]
+    pins = json.loads((matrix.NODE_DIR / "package.json").read_text())["dependencies"]
+    want = [
+        (lib.name, pins[lib.package] if lib.node else python_spec(lib.package), f"tests/libraries/{lib.bot}")
+        for lib in matrix.LIBRARIES
+    ]
+    assert shown == want
+    assert all((ROOT / path).is_file() for _, _, path in shown)
+
+
+def test_the_readme_links_each_library_to_its_bot() -> None:
+    text = (ROOT / "README.md").read_text()
+    table = text.split("## Point your bot at it", 1)[1].split("\n\n")[2]
+    links = re.findall(r"^\| \[([^\]]+)\]\(([^)]+)\)", table, flags=re.MULTILINE)
+    assert [(name.removesuffix(" 3"), path) for name, path in links] == [
+        (lib.name, f"tests/libraries/{lib.bot}") for lib in matrix.LIBRARIES
+    ]
