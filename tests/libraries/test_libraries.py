@@ -31,6 +31,7 @@ from tgfake.testing import BotProcess, StandClient, ThreadedStand, bot_environme
 HERE = Path(__file__).parent
 NODE_DIR = HERE / "node"
 SECRET = "matrix-secret_1"
+STARTUP = 30.0  # seconds a bot may take to poll or set its webhook (aiogram alone imports for seconds on a busy CI)
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,9 @@ def test_the_dialog(lib: Library, mode: str, stand: StandClient) -> None:
     with BotProcess(lib.command, env=env, cwd=HERE, name=f"{lib.name} ({mode})") as bot:
         try:
             if mode == "webhook":
-                webhook = stand.wait_until(lambda: sim_get(stand, "/sim/webhook")["webhook"], what="a webhook")
+                webhook = stand.wait_until(
+                    lambda: sim_get(stand, "/sim/webhook")["webhook"], timeout=STARTUP, what="a webhook"
+                )
                 assert (webhook["url"].startswith(hook), webhook["secret_token"]) == (True, SECRET), webhook
             else:
                 wait_polling(bot, stand)
@@ -136,7 +139,7 @@ def sim_get(stand: StandClient, path: str, timeout: float = 10.0) -> dict[str, A
     return body
 
 
-def wait_polling(bot: BotProcess, stand: StandClient, timeout: float = 20.0) -> None:
+def wait_polling(bot: BotProcess, stand: StandClient, timeout: float = STARTUP) -> None:
     """Until the bot holds a getUpdates (``/sim/wait?polling=1``), in one-second slices so a crash shows at once."""
     deadline = time.monotonic() + timeout
     while bot.alive() and time.monotonic() < deadline:
