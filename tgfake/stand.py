@@ -450,6 +450,7 @@ class Stand:
         A call cancelled while held (its client went away) raises CancelledError and is neither answered nor recorded.
         """
         from tgfake.botapi import lookup  # the method modules import this one
+        from tgfake.botapi.schema import check as check_params
 
         try:
             if self.options.token and token != self.options.token:
@@ -462,6 +463,7 @@ class Stand:
             handler = lookup(method)
             if handler is None:
                 raise TelegramError(404, errors.METHOD_NOT_FOUND)
+            check_params(method, params)
             status, envelope = 200, envelope_of(await handler(self, params))
         except TelegramError as exc:
             status, envelope = exc.status, envelope_of(exc)
