@@ -83,6 +83,7 @@ NOT_A_BOT = "Bad Request: user is not a bot"
 BUSINESS_CONNECTION_NOT_FOUND = "Bad Request: business connection not found"
 SUGGESTED_POST_NOT_FOUND = "Bad Request: suggested post not found"
 BOT_VERIFIER_FORBIDDEN = "Bad Request: BOT_VERIFIER_FORBIDDEN"
+STARGIFT_INVALID = "Bad Request: STARGIFT_INVALID"  # MTProto payments.getPaymentForm: no such gift
 
 def default_description(code: int, retry_after: int = 0) -> str:
     """The description a scheduled fault answers with when it names none (the reference stand's table)."""

@@ -353,7 +353,11 @@ def build_schema() -> dict[str, Any]:
     for name, cls in sorted(aiogram_methods().items()):
         params = []
         for pname, field in cls.model_fields.items():
-            entry: dict[str, Any] = {"name": pname, "type": type_name(field.annotation), "required": field.is_required()}
+            entry: dict[str, Any] = {
+                "name": pname,
+                "type": type_name(field.annotation),
+                "required": field.is_required(),
+            }
             values = enum_values(name, pname)
             if values is not None:
                 entry["enum"] = values
@@ -376,11 +380,11 @@ def render_schema(schema: dict[str, Any]) -> str:
     def one(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)
 
-    lines = ['{"source": ' + one(schema["source"]) + ',', ' "methods": {']
+    lines = ['{"source": ' + one(schema["source"]) + ",", ' "methods": {']
     items = list(schema["methods"].items())
     for i, (name, entry) in enumerate(items):
         head = {k: v for k, v in entry.items() if k != "params"}
-        lines.append(f"  {one(name)}: {one(head)[:-1]}, \"params\": [")
+        lines.append(f'  {one(name)}: {one(head)[:-1]}, "params": [')
         params = entry["params"]
         lines.extend(f"   {one(param)}{',' if j < len(params) - 1 else ''}" for j, param in enumerate(params))
         lines.append("  ]}" + ("," if i < len(items) - 1 else ""))
@@ -402,14 +406,15 @@ def coverage_rows(schema: dict[str, Any]) -> list[tuple[str, str, str, str, str]
         else:
             module = sys.modules[handler.__module__]
             status = "refusal-only" if getattr(module, "REFUSAL_ONLY", False) else "modelled"
-            note = first_sentence(handler.__doc__ or "")
+            note = first_paragraph(handler.__doc__ or "")
         rows.append((entry["family"], name, entry["issue"], status, note))
     return rows
 
 
-def first_sentence(doc: str) -> str:
-    """The docstring's first line (what the stand does, or answers in a world without the thing)."""
-    return " ".join(doc.strip().splitlines()[0].split()) if doc.strip() else ""
+def first_paragraph(doc: str) -> str:
+    """The docstring's first paragraph (what the stand does, or answers in a world without the thing)."""
+    paragraph = doc.strip().split("\n\n")[0]
+    return " ".join(paragraph.split()) or "see [Methods](#methods)"
 
 
 def render_coverage(schema: dict[str, Any]) -> str:

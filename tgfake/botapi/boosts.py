@@ -1,0 +1,22 @@
+"""Chat boosts: nobody in the stand boosts a chat."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tgfake.botapi.absent import known_chat, known_user
+from tgfake.botapi.registry import bot_method
+from tgfake.params import Params
+
+if TYPE_CHECKING:
+    from tgfake.stand import Stand
+
+REFUSAL_ONLY = True
+
+
+@bot_method("getUserChatBoosts")
+async def get_user_chat_boosts(stand: Stand, p: Params) -> Any:
+    """A known chat and person have no boosts: `{"boosts":[]}` (admin rights in the chat are not checked)."""
+    known_chat(stand, p)
+    known_user(stand, p)
+    return {"boosts": []}
