@@ -145,28 +145,24 @@ def coordinate(param: str) -> Check:
     return Check(param, lambda p: None if p.text(param).strip() else errors.COORDINATE_EMPTY.format(name=param))
 
 
-def sender_chat(param: str) -> Check:
-    """``check_chat_no_fail``: words of its own (it says sender_chat_id whatever the parameter is called)."""
-
+def _integer_chat(param: str, empty: str, bad: str) -> Check:
     def refuses(p: Params) -> str | None:
         value = p.text(param)
         if not value:
-            return errors.SENDER_CHAT_ID_EMPTY
-        return None if _is_integer(value) else errors.SENDER_CHAT_ID_BAD
+            return empty
+        return None if _is_integer(value) else bad
 
     return Check(param, refuses)
+
+
+def sender_chat(param: str) -> Check:
+    """``check_chat_no_fail``: words of its own (it says sender_chat_id whatever the parameter is called)."""
+    return _integer_chat(param, errors.SENDER_CHAT_ID_EMPTY, errors.SENDER_CHAT_ID_BAD)
 
 
 def business_chat(param: str = "chat_id") -> Check:
     """``get_business_connection_chat_id``: the chat of a business connection must be a plain Integer."""
-
-    def refuses(p: Params) -> str | None:
-        value = p.text(param)
-        if not value:
-            return errors.CHAT_IDENTIFIER_EMPTY
-        return None if _is_integer(value) else errors.CHAT_IDENTIFIER_BAD
-
-    return Check(param, refuses)
+    return _integer_chat(param, errors.CHAT_IDENTIFIER_EMPTY, errors.CHAT_IDENTIFIER_BAD)
 
 
 def message_ids(param: str = "message_ids") -> Check:

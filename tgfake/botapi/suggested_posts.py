@@ -19,15 +19,11 @@ if TYPE_CHECKING:
 REFUSAL_ONLY = True
 
 
-@bot_method("approveSuggestedPost")
-async def approve_suggested_post(stand: Stand, p: Params) -> Any:
-    """A known chat, then `suggested post not found`."""
+async def suggested_post_not_found(stand: Stand, p: Params) -> Any:
+    """A known chat, then `suggested post not found` (approving and declining alike)."""
     known_chat(stand, p)
     raise bad_request(errors.SUGGESTED_POST_NOT_FOUND)
 
 
-@bot_method("declineSuggestedPost")
-async def decline_suggested_post(stand: Stand, p: Params) -> Any:
-    """A known chat, then `suggested post not found`."""
-    known_chat(stand, p)
-    raise bad_request(errors.SUGGESTED_POST_NOT_FOUND)
+for _name in ("approveSuggestedPost", "declineSuggestedPost"):
+    bot_method(_name)(suggested_post_not_found)
