@@ -71,6 +71,29 @@ WEBHOOK_DELETED = "Webhook was deleted"
 WEBHOOK_ALREADY_DELETED = "Webhook is already deleted"
 
 
+# --- parameter checks (tgfake/botapi/schema.py), as Client.cpp words them ------------------------------------------
+PARAMETER_REQUIRED = 'Bad Request: parameter "{name}" is required'
+INVALID_ID = "Bad Request: invalid {name} specified"  # get_user_id; the first letter lower-cased by the server
+NO_FILE = "Bad Request: there is no {what} in the request"
+COORDINATE_EMPTY = "Bad Request: {name} is empty"  # latitude, longitude
+SENDER_CHAT_ID_EMPTY = "Bad Request: sender_chat_id is empty"
+SENDER_CHAT_ID_BAD = "Bad Request: sender_chat_id is not a valid Integer"
+CHAT_IDENTIFIER_EMPTY = "Bad Request: chat identifier is empty"  # chats named beside a business connection
+CHAT_IDENTIFIER_BAD = "Bad Request: chat identifier must be a valid Integer"
+MESSAGE_IDS_EMPTY = "Bad Request: message identifiers are not specified"
+MESSAGE_IDS_BAD = "Bad Request: can't parse {name} JSON object"
+MESSAGE_IDS_NOT_ARRAY = "Bad Request: expected an Array of message identifiers"
+USER_IDS_EMPTY = "Bad Request: user identifiers are not specified"
+INLINE_MESSAGE_ID_EMPTY = "Bad Request: message identifier is not specified"
+
+# --- what the world does not have (the refusal-only families) ----------------------------------------------------
+NOT_A_BOT = "Bad Request: user is not a bot"
+BUSINESS_CONNECTION_NOT_FOUND = "Bad Request: business connection not found"
+SUGGESTED_POST_NOT_FOUND = "Bad Request: suggested post not found"
+BOT_VERIFIER_FORBIDDEN = "Bad Request: BOT_VERIFIER_FORBIDDEN"
+STARGIFT_INVALID = "Bad Request: STARGIFT_INVALID"  # MTProto payments.getPaymentForm: no such gift
+
+
 def default_description(code: int, retry_after: int = 0) -> str:
     """The description a scheduled fault answers with when it names none (the reference stand's table)."""
     if code == 400:

@@ -643,6 +643,7 @@ class Stand:
         A call cancelled while held (its client went away) raises CancelledError and is neither answered nor recorded.
         """
         from tgfake.botapi import lookup  # the method modules import this one
+        from tgfake.botapi.schema import check as check_params
 
         bot_id = 0
         try:
@@ -654,6 +655,7 @@ class Stand:
             handler = lookup(method)
             if handler is None:
                 raise TelegramError(404, errors.METHOD_NOT_FOUND)
+            check_params(method, params)
             status, envelope = 200, envelope_of(await handler(BotCall(self, bot), params))
         except TelegramError as exc:
             status, envelope = exc.status, envelope_of(exc)

@@ -2,7 +2,40 @@
 
 from __future__ import annotations
 
-from tgfake.botapi import bot, drafts, files, media, menu, messages, webhook
+from tgfake.botapi import (
+    boosts,
+    bot,
+    business,
+    drafts,
+    files,
+    gifts,
+    managed_bots,
+    media,
+    menu,
+    messages,
+    stories,
+    suggested_posts,
+    verification,
+    webhook,
+)
 from tgfake.botapi.registry import bot_method, lookup, method_names
 
-__all__ = ["bot", "bot_method", "drafts", "files", "lookup", "media", "menu", "messages", "method_names", "webhook"]
+__all__ = [
+    "boosts",
+    "bot",
+    "bot_method",
+    "business",
+    "drafts",
+    "files",
+    "gifts",
+    "lookup",
+    "managed_bots",
+    "media",
+    "menu",
+    "messages",
+    "method_names",
+    "stories",
+    "suggested_posts",
+    "verification",
+    "webhook",
+]

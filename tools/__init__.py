@@ -1,0 +1,1 @@
+"""Maintenance scripts run by hand (``python -m tools.<name>``); not part of the installed package."""
