@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-username", "-bot-username", default=DEFAULT_BOT_USERNAME)
     p.add_argument("--bot-name", "-bot-name", default=DEFAULT_BOT_NAME)
     p.add_argument("--poll-max", "-poll-max", type=_duration, default=30.0, help="cap on a held getUpdates (30s)")
-    for flag in ("verbose", "version", "llm"):
+    for flag in ("verbose", "version", "llm", "flood-control"):
         p.add_argument(f"--{flag}", f"-{flag}", type=_bool, nargs="?", const=True, default=False)
     p.add_argument("--log-format", "-log-format", choices=("text", "json"), default="text")
     llm_cli.add_arguments(p)
@@ -103,6 +103,7 @@ async def _run(args: argparse.Namespace, model: Model | None) -> int:
         bot_name=args.bot_name,
         poll_max=args.poll_max,
         verbose=args.verbose,
+        flood_control=args.flood_control,
     )
     app = create_app(options, model=model)
     if args.verbose:

@@ -29,6 +29,7 @@ class Options:
     poll_max: float = DEFAULT_POLL_MAX
     allowed_updates: tuple[str, ...] | None = None
     verbose: bool = False
+    flood_control: bool = False
 
     @property
     def all_tokens(self) -> tuple[str, ...]:

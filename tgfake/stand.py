@@ -31,10 +31,11 @@ from tgfake.errors import SimError, TelegramError
 from tgfake.faults import Fault, Faults
 from tgfake.models import BotIn, CallbackIn, FaultIn, FileIn, MessageIn
 from tgfake.options import DEFAULT_BOT_ID, Options
-from tgfake.params import Params
+from tgfake.params import Params, parse_int
 from tgfake.webhooks import Webhook
 from tgfake.world import visibility
 from tgfake.world.bots import Bot, Signal, token_bot_id
+from tgfake.world.flood import COUNTED, FloodControl
 from tgfake.world.members import ADMINISTRATOR, MEMBER, Member, default_permissions, full_rights
 from tgfake.world.people import (
     DEFAULT_FIRST_NAME,
@@ -96,6 +97,7 @@ class World:
     private: dict[tuple[int, int], Chat] = field(default_factory=dict)  # (bot id, person id) -> their private chat
     calls: list[Call] = field(default_factory=list)
     faults: Faults = field(default_factory=Faults)
+    flood: FloodControl = field(default_factory=FloodControl)
     next_cbq: int = 1
     files: dict[str, StoredFile] = field(default_factory=dict)  # uploads by file id (file_1, ...)
 
@@ -656,11 +658,26 @@ class Stand:
             if handler is None:
                 raise TelegramError(404, errors.METHOD_NOT_FOUND)
             check_params(method, params)
+            flood_chat = self._flood_chat(bot, method, params)
             status, envelope = 200, envelope_of(await handler(BotCall(self, bot), params))
+            if flood_chat:
+                self.world.flood.note(bot.id, flood_chat, self.now())
         except TelegramError as exc:
             status, envelope = exc.status, envelope_of(exc)
         self.record(method, params, status, envelope, bot_id)
         return status, envelope
+
+    def _flood_chat(self, bot: Bot, method: str, params: Params) -> int:
+        """With ``--flood-control``, the chat a counted send goes to (0: not counted), refused while over a limit."""
+        if not self.options.flood_control or method.lower() not in COUNTED:
+            return 0
+        chat_id = parse_int(params.text("chat_id")) or 0
+        if not chat_id:
+            return 0
+        wait = self.world.flood.retry_after(bot.id, chat_id, self.now())
+        if wait:
+            raise TelegramError(429, f"{errors.TOO_MANY}: retry after {wait}", retry_after=wait)
+        return chat_id
 
     # --- views ---------------------------------------------------------------------------------------------------
     def view(self, chat_id: int, bot: Bot | None = None) -> ChatView:
