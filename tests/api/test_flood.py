@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tests.conftest import WireFactory
-from tgfake.clock import ManualClock
 from tgfake.cli import build_parser
+from tgfake.clock import ManualClock
 
 
 def too_many(seconds: int) -> str:
