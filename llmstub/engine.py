@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from . import wire
+from .errors import default_message, openai_error
 from .journal import JOURNAL_LIMIT, Journal, LogEntry
 from .rules import Rule, Step
 from .text import content_text, split_pieces, strip_tags, word_count
@@ -33,7 +34,12 @@ __all__ = [
 
 
 class RequestError(ValueError):
-    """A completion request the model cannot read (answered 400 with the message)."""
+    """A completion request the model cannot read (answered 400 with the message; ``param`` names the
+    field, as OpenAI's error does)."""
+
+    def __init__(self, message: str, param: str | None = None) -> None:
+        super().__init__(message)
+        self.param = param
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +72,9 @@ class ChatRequest:
         if isinstance(prompt, list) and len(prompt) == 1 and isinstance(prompt[0], str):
             prompt = prompt[0]
         if prompt is None:
-            raise RequestError("prompt is required")
+            raise RequestError("prompt is required", "prompt")
         if not isinstance(prompt, str):
-            raise RequestError("prompt must be a string (or an array of one string)")
+            raise RequestError("prompt must be a string (or an array of one string)", "prompt")
         chat = cls.from_body(
             {k: v for k, v in body.items() if k not in ("messages", "tools")}
             | {"messages": [{"role": "user", "content": prompt}]},
@@ -94,31 +100,31 @@ class ChatRequest:
         if messages is None:
             messages = []
         if not isinstance(messages, list):
-            raise RequestError("messages must be an array")
+            raise RequestError("messages must be an array", "messages")
         for index, message in enumerate(messages):
             if not isinstance(message, dict):
-                raise RequestError(f"messages[{index}] must be an object")
+                raise RequestError(f"messages[{index}] must be an object", "messages")
             content = message.get("content")
             if content is not None and not isinstance(content, str | list):
-                raise RequestError(f"messages[{index}].content must be a string, an array of parts or null")
+                raise RequestError(f"messages[{index}].content must be a string, an array of parts or null", "messages")
         model = body.get("model", "")
         if model is None:
             model = ""
         if not isinstance(model, str):
-            raise RequestError("model must be a string")
+            raise RequestError("model must be a string", "model")
         stream = body.get("stream", False)
         if stream is None:
             stream = False
         if not isinstance(stream, bool):
-            raise RequestError("stream must be a boolean")
+            raise RequestError("stream must be a boolean", "stream")
         tools = body.get("tools")
         if tools is None:
             tools = []
         if not isinstance(tools, list):
-            raise RequestError("tools must be an array")
+            raise RequestError("tools must be an array", "tools")
         user = body.get("user")
         if user is not None and not isinstance(user, str):
-            raise RequestError("user must be a string")
+            raise RequestError("user must be a string", "user")
         return cls(
             messages=messages,
             model=model,
@@ -274,6 +280,7 @@ class Engine:
         generator: Generator | None = None,
         journal_limit: int = JOURNAL_LIMIT,
         wall_clock: Callable[[], float] = time.time,
+        usage_on_request: bool = False,
     ) -> None:
         self.model_id = model_id
         self._rules = list(rules)
@@ -283,6 +290,7 @@ class Engine:
         self._fallback = fallback
         self._generator = generator
         self._wall_clock = wall_clock
+        self._usage_on_request = usage_on_request
         self._lock = threading.Lock()
         self._calls = 0
         self._legacy_calls = 0
@@ -418,6 +426,14 @@ class Engine:
             return False
         return rule.user is None or rule.user == request.client
 
+    def stream_usage(self, request: ChatRequest) -> bool:
+        """Whether a stream ends with the usage chunk: always (seed 002), or, with ``usage_on_request``,
+        only when ``stream_options.include_usage`` is true, as OpenAI does."""
+        if not self._usage_on_request:
+            return True
+        options = request.body.get("stream_options")
+        return isinstance(options, dict) and options.get("include_usage") is True
+
     # ----- the legacy path -----
 
     def _legacy_plan(
@@ -429,7 +445,7 @@ class Engine:
                 rule.filtered or not newest_is_tool_result(request.messages, self._strip_tags)
             ):
                 call = wire.tool_call_entry(f"call_llmstub_{seq}", rule.tool.name, rule.tool.arguments_json())
-                return self._tool_plan(seq, created, request.stream, call)
+                return self._tool_plan(seq, created, request, call)
             reply = Reply(rule.answer or "")
         elif self._answers:
             reply = Reply(self._answers[(self._legacy_calls - 1) % len(self._answers)])
@@ -439,8 +455,8 @@ class Engine:
                 return self._json_plan(seq, answer.status, answer.body)
             reply = answer
         if request.legacy:
-            return self._completion_plan(seq, created, request.stream, reply)
-        return self._text_plan(seq, created, request.stream, reply)
+            return self._completion_plan(seq, created, request, reply)
+        return self._text_plan(seq, created, request, reply)
 
     def _pieces(self, reply: Reply) -> list[str]:
         """Stream pieces: ``chunk_words`` tokens of a generated answer, or words of a scripted one."""
@@ -454,11 +470,11 @@ class Engine:
         tokens = word_count(reply.text) if reply.completion_tokens is None else reply.completion_tokens
         return wire.usage_object(reply.prompt_tokens, tokens)
 
-    def _completion_plan(self, seq: int, created: int, stream: bool, reply: Reply) -> Plan:
+    def _completion_plan(self, seq: int, created: int, request: ChatRequest, reply: Reply) -> Plan:
         """A legacy ``text_completion``: whole, or streamed as text chunks with the chat framing."""
         usage = self._usage(reply)
         env = wire.Envelope(f"cmpl-tgfake-{seq}", created, self.model_id)
-        if not stream:
+        if not request.stream:
             body = wire.text_completion(env, text=reply.text, finish_reason=reply.finish_reason, usage=usage)
             return self._json_plan(seq, 200, body)
         return self._sse_plan(
@@ -466,15 +482,15 @@ class Engine:
             pieces=wire.sse_text_frames(lambda piece: wire.text_chunk(env, piece), self._pieces(reply)),
             tail=[
                 wire.text_chunk(env, "", finish_reason=reply.finish_reason),
-                wire.text_usage_chunk(env, usage=usage),
+                *([wire.text_usage_chunk(env, usage=usage)] if self.stream_usage(request) else []),
             ],
         )
 
-    def _text_plan(self, seq: int, created: int, stream: bool, reply: Reply) -> Plan:
+    def _text_plan(self, seq: int, created: int, request: ChatRequest, reply: Reply) -> Plan:
         completion_id = f"chatcmpl-tgfake-{seq}"
         usage = self._usage(reply)
         env = wire.Envelope(completion_id, created, self.model_id)
-        if not stream:
+        if not request.stream:
             body = wire.chat_completion(
                 env, content=reply.text, finish_reason=reply.finish_reason, usage=usage
             )
@@ -487,15 +503,15 @@ class Engine:
             ),
             tail=[
                 wire.chat_chunk(env, delta={}, finish_reason=reply.finish_reason),
-                wire.usage_chunk(env, usage=usage),
+                *([wire.usage_chunk(env, usage=usage)] if self.stream_usage(request) else []),
             ],
         )
 
-    def _tool_plan(self, seq: int, created: int, stream: bool, call: dict[str, Any]) -> Plan:
+    def _tool_plan(self, seq: int, created: int, request: ChatRequest, call: dict[str, Any]) -> Plan:
         completion_id = f"chatcmpl-tgfake-{seq}"
         usage = wire.usage_object(1, 1)
         env = wire.Envelope(completion_id, created, self.model_id)
-        if not stream:
+        if not request.stream:
             body = wire.chat_completion(
                 env, content=None, tool_calls=[call], finish_reason="tool_calls", usage=usage
             )
@@ -506,7 +522,7 @@ class Engine:
             tail=[
                 wire.chat_chunk(env, delta=delta),
                 wire.chat_chunk(env, delta={}, finish_reason="tool_calls"),
-                wire.usage_chunk(env, usage=usage),
+                *([wire.usage_chunk(env, usage=usage)] if self.stream_usage(request) else []),
             ],
         )
 
@@ -539,7 +555,7 @@ class Engine:
 
     def _conflict(self, seq: int, step: int, code: str, message: str) -> Plan:
         plan = self._json_plan(
-            seq, 409, wire.error_body(message, code=code, type_="llmstub_conflict"), _NO_RETRY
+            seq, 409, openai_error(409, message, code=code, type_="llmstub_conflict"), _NO_RETRY
         )
         plan.entry = {"step": step}
         return plan
@@ -610,10 +626,14 @@ class Engine:
                 body=step.raw_body.encode(),
             )
         elif step.failing_status:
-            message = step.answer or f"scripted failure with status {step.status}"
-            plan = self._json_plan(
-                seq, step.status, wire.error_body(message, type_="scripted_error"), headers
+            body = openai_error(
+                step.status,
+                step.answer or default_message(step.status, step.code),
+                code=step.code,
+                type_=step.type,
+                param=step.param,
             )
+            plan = self._json_plan(seq, step.status, body, headers)
         else:
             calls = [
                 wire.tool_call_entry(

@@ -12,7 +12,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    ValidationError,
+    model_validator,
+)
+
+from .decoding import BodyError, JsonText, decode_json
 
 __all__ = [
     "LegacyTool",
@@ -43,22 +53,39 @@ class Usage(_Strict):
     total_tokens: int = Field(ge=0)
 
 
-class LegacyTool(_Strict):
-    """The ``tool`` of a rule without steps: a call the model makes before it answers."""
+class _ToolArguments(_Strict):
+    """A call's ``arguments`` object, which goes out as the rules file wrote it (seed 002: "the JSON
+    text from the file"), byte for byte; rules given from Python are encoded."""
 
-    name: str = Field(min_length=1)
     arguments: dict[str, Any] | None = None
+    _arguments_text: str | None = PrivateAttr(default=None)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_text(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        model = handler(data)
+        arguments = data.get("arguments") if isinstance(data, dict) else None
+        if isinstance(arguments, JsonText) and arguments:
+            model._arguments_text = arguments.text
+        return model
 
     def arguments_json(self) -> str:
         """The arguments as Chat Completions carries them: JSON text, ``{}`` when there are none."""
+        if self._arguments_text is not None:
+            return self._arguments_text
         return encode_arguments(self.arguments)
 
 
-class StepToolCall(_Strict):
+class LegacyTool(_ToolArguments):
+    """The ``tool`` of a rule without steps: a call the model makes before it answers."""
+
+    name: str = Field(min_length=1)
+
+
+class StepToolCall(_ToolArguments):
     """One entry of a step's ``tool_calls``."""
 
     name: str = Field(min_length=1)
-    arguments: dict[str, Any] | None = None
     raw_arguments: str | None = None
     id: str | None = Field(default=None, min_length=1)
 
@@ -72,7 +99,7 @@ class StepToolCall(_Strict):
         """``raw_arguments`` verbatim, else the encoded object (``{}`` when absent)."""
         if self.raw_arguments is not None:
             return self.raw_arguments
-        return encode_arguments(self.arguments)
+        return super().arguments_json()
 
 
 class Step(_Strict):
@@ -90,6 +117,9 @@ class Step(_Strict):
     raw_body: str | None = None
     negative: bool = False
     empty_choices: bool = False
+    code: str | None = None
+    type: str | None = None
+    param: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Step:
@@ -115,6 +145,12 @@ class Step(_Strict):
             ]
             if extra:
                 raise ValueError(f"raw_body is the whole response body; drop {', '.join(extra)}")
+        errors = [name for name in ("code", "type", "param") if getattr(self, name) is not None]
+        if errors and (not self.failing_status or self.raw_body is not None):
+            raise ValueError(
+                f"{', '.join(errors)} belong to the error object of a status of 400 or above "
+                "(raw_body sends its own)"
+            )
         if self.usage is not None and self.omit_usage:
             raise ValueError("usage and omit_usage: true contradict each other")
         if self.failing_status and (self.tool_calls or self.empty_choices or self.usage is not None):
@@ -241,11 +277,12 @@ def parse_rules(data: Any) -> list[Rule]:
 
 
 def parse_rules_json(text: str | bytes) -> list[Rule]:
-    """Decode and validate a rules document given as JSON text."""
+    """Decode and validate a rules document given as JSON text (objects keep their text, see
+    :class:`LegacyTool`); the decoding edge refuses what :func:`~llmstub.decoding.decode_json` does."""
     try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise RulesError(f"invalid JSON: {exc}") from None
+        data = decode_json(text, keep_text=True, what="the script")
+    except BodyError as exc:
+        raise RulesError(f"invalid JSON: {exc.detail}") from None
     return parse_rules(data)
 
 

@@ -7,7 +7,7 @@ import json
 from aiohttp import web
 
 from llmstub import Model
-from tests.llm.llm_support import LlmStand, MakeStand, content, sse_events, without_created
+from tests.llm.llm_support import LlmStand, MakeStand, content, invalid_request, sse_events, without_created
 
 SEED_PLAIN = (
     '{"choices":[{"finish_reason":"stop","index":0,"message":{"content":"You said: hi there",'
@@ -98,25 +98,28 @@ async def test_a_body_that_is_not_json_is_400(llm: LlmStand) -> None:
     for body in ("nope", "", "{"):
         response = await llm.chat(body)
         assert response.status == 400
-        assert await response.text() == '{"error":{"message":"invalid JSON body"}}\n'
+        assert await response.text() == (
+            '{"error":{"code":null,"message":"invalid JSON body","param":null,"type":"invalid_request_error"}}\n'
+        )
     assert (await llm.log())["calls"] == 0
 
 
 async def test_badly_shaped_requests_name_the_field(llm: LlmStand) -> None:
     cases = {
-        "[]": "request body must be a JSON object",
-        '{"messages": {}}': "messages must be an array",
-        '{"messages": [1]}': "messages[0] must be an object",
+        "[]": ("request body must be a JSON object", None),
+        '{"messages": {}}': ("messages must be an array", "messages"),
+        '{"messages": [1]}': ("messages[0] must be an object", "messages"),
         '{"messages": [{"role": "user", "content": 5}]}': (
-            "messages[0].content must be a string, an array of parts or null"
+            "messages[0].content must be a string, an array of parts or null",
+            "messages",
         ),
-        '{"stream": "yes", "messages": []}': "stream must be a boolean",
-        '{"model": 3}': "model must be a string",
-        '{"tools": {}}': "tools must be an array",
-        '{"user": 1}': "user must be a string",
+        '{"stream": "yes", "messages": []}': ("stream must be a boolean", "stream"),
+        '{"model": 3}': ("model must be a string", "model"),
+        '{"tools": {}}': ("tools must be an array", "tools"),
+        '{"user": 1}': ("user must be a string", "user"),
     }
-    for body, message in cases.items():
-        assert await llm.chat_json(body, status=400) == {"error": {"message": message}}
+    for body, (message, param) in cases.items():
+        assert await llm.chat_json(body, status=400) == invalid_request(message, param)
 
 
 async def test_content_as_typed_parts_counts_the_text_parts(llm: LlmStand) -> None:
@@ -175,6 +178,7 @@ async def test_register_adds_routes_only_under_v1_sim_llm_and_the_fixtures() -> 
     paths = {resource.canonical for resource in app.router.resources()}
     assert paths == {
         "/v1/models",
+        "/v1/models/{model_id}",
         "/v1/chat/completions",
         "/v1/completions",
         "/v1/{tail}",
