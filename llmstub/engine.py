@@ -354,6 +354,8 @@ class Engine:
             prompt = extract_prompt(request.messages, self._strip_tags)
             chosen: tuple[int, Rule] | None = None
             for index, rule in enumerate(self._rules):
+                if rule.side is not None:
+                    continue  # moderation and transcription rules answer their own routes
                 if request.legacy and (rule.sequenced or rule.tool is not None):
                     continue  # a text completion cannot carry tool calls; sequences script chat turns
                 if self._matches(rule, request, prompt):

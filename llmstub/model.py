@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -17,13 +16,12 @@ from typing import Any
 from aiohttp import web
 from multidict import CIMultiDict
 
-from . import wire
-from .decoding import BodyError, decode_json
 from .engine import ChatRequest, Engine, FallbackReply, Plan, RequestError
-from .errors import anthropic_error, openai_error
+from .errors import anthropic_error
 from .extras import register_extras
 from .generate import DEFAULT_MAX_MODEL_LEN, Dataset, register_fixtures
 from .headers import PROFILE_HEADER, check_client_header
+from .http import MAX_BODY, SURROGATES, error_response, header_text, json_response, read_json, read_limited
 from .journal import JOURNAL_LIMIT, LogEntry
 from .modes import MODES, ModeGenerator, ModeName
 from .quota import Quota, estimate_tokens
@@ -42,7 +40,6 @@ __all__ = [
 ]
 
 DEFAULT_MODEL = "tgfake-demo"
-MAX_BODY = 8 << 20  # the Go stand's limit for model bodies; images in base64 need room
 SHUTDOWN_GRACE = 5.0
 
 
@@ -58,7 +55,8 @@ class ModelOptions:
     ``shutdown_grace`` bounds how long open requests may delay the application's shutdown.
     ``clock`` is the model's time in seconds since the epoch (``created``, the journal's ``at``, the
     quota window); tests pass a manual clock's ``now``. ``rpm``/``tpm`` turn on OpenAI-style quotas
-    (429 with ``x-ratelimit-*`` and ``retry-after``). ``usage_on_request`` sends the streamed usage
+    (429 with ``x-ratelimit-*`` and ``retry-after``). ``transcript`` is what a transcription says
+    when no rule names its file (default ``Transcript of <file name>.``). ``usage_on_request`` sends the streamed usage
     chunk only when ``stream_options.include_usage`` asks for it, as OpenAI does (the default, seed
     002, always sends it).
     """
@@ -79,6 +77,7 @@ class ModelOptions:
     journal_limit: int = JOURNAL_LIMIT
     shutdown_grace: float = SHUTDOWN_GRACE
     clock: Callable[[], float] | None = None
+    transcript: str | None = None
     rpm: int | None = None
     tpm: int | None = None
     usage_on_request: bool = False
@@ -109,6 +108,7 @@ class Model:
             usage_on_request=self._options.usage_on_request,
         )
         self.quota = Quota(rpm=self._options.rpm, tpm=self._options.tpm, clock=self.clock)
+        self._counters: dict[str, int] = {}
         self._inflight: dict[asyncio.Future[None], asyncio.Task[Any] | None] = {}
         self._call_waiters: list[tuple[int, asyncio.Future[None]]] = []
 
@@ -148,6 +148,11 @@ class Model:
     def clock(self) -> float:
         """The model's time (``ModelOptions.clock``, else the wall clock), seconds since the epoch."""
         return (self._options.clock or time.time)()
+
+    def next_id(self, kind: str) -> int:
+        """The next number of ``kind``'s ids (``modr-tgfake-<n>``); never rewound, like completion ids."""
+        self._counters[kind] = number = self._counters.get(kind, 0) + 1
+        return number
 
     def serving(self, request: web.Request) -> Model:
         """The model that serves ``request``: the one a host app put under :data:`REQUEST_MODEL` (one
@@ -309,8 +314,8 @@ class Model:
             if verdict.refusal is not None:
                 if _anthropic(request.path):
                     message = verdict.refusal["error"]["message"]
-                    return _json(429, anthropic_error(429, message))
-                return _json(429, verdict.refusal)
+                    return json_response(429, anthropic_error(429, message))
+                return json_response(429, verdict.refusal)
         return await handler(request)
 
     async def _on_prepare(self, request: web.Request, response: web.StreamResponse) -> None:
@@ -344,7 +349,7 @@ class Model:
     # ----- handlers -----
 
     @staticmethod
-    def _method_not_allowed(allowed: str) -> web.Response:
+    def method_not_allowed(allowed: str) -> web.Response:
         return web.Response(
             status=405, text="Method Not Allowed\n", headers={"Allow": allowed}, content_type="text/plain"
         )
@@ -354,18 +359,18 @@ class Model:
 
     async def _models(self, request: web.Request) -> web.Response:
         if request.method not in ("GET", "HEAD"):
-            return self._method_not_allowed("GET, HEAD")
+            return self.method_not_allowed("GET, HEAD")
         body = {"data": [{"id": self.model_id, "object": "model", "owned_by": "tgfake"}], "object": "list"}
-        return _json(200, body)
+        return json_response(200, body)
 
     async def _model(self, request: web.Request) -> web.Response:
         """``GET /v1/models/{id}``: any id is served (as any model name is accepted), reported as asked."""
         if request.method not in ("GET", "HEAD"):
-            return self._method_not_allowed("GET, HEAD")
+            return self.method_not_allowed("GET, HEAD")
         model_id = request.match_info["model_id"]
-        if _SURROGATES.search(model_id):
-            return _error(400, "the model id is not valid UTF-8", param="model")
-        return _json(200, {"created": 0, "id": model_id, "object": "model", "owned_by": "tgfake"})
+        if SURROGATES.search(model_id):
+            return error_response(400, "the model id is not valid UTF-8", param="model")
+        return json_response(200, {"created": 0, "id": model_id, "object": "model", "owned_by": "tgfake"})
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
         return await self._complete(request, ChatRequest.from_body)
@@ -378,8 +383,8 @@ class Model:
     ) -> web.StreamResponse:
         """Read, validate and reserve a completion request (chat or legacy), then deliver it."""
         if request.method != "POST":
-            return self._method_not_allowed("POST")
-        body = await self.read_json(request)
+            return self.method_not_allowed("POST")
+        body = await read_json(request)
         if isinstance(body, web.Response):
             return body
         client: str | None = None
@@ -390,11 +395,11 @@ class Model:
                 client = header_text(request, header)
             profile = header_text(request, PROFILE_HEADER)
         except ValueError as exc:
-            return _error(400, str(exc))
+            return error_response(400, str(exc))
         try:
             chat = parse(body, profile=profile, client=client)
         except RequestError as exc:
-            return _error(400, str(exc), param=exc.param)
+            return error_response(400, str(exc), param=exc.param)
         plan = self._engine.reserve(chat)
         self._notify_calls()
         return await self.deliver(request, plan)
@@ -447,7 +452,7 @@ class Model:
 
     async def _get_log(self, request: web.Request) -> web.Response:
         entries, dropped, calls = self._engine.log()
-        return _json(
+        return json_response(
             200,
             {
                 "calls": calls,
@@ -459,32 +464,22 @@ class Model:
 
     async def _delete_log(self, request: web.Request) -> web.Response:
         self._engine.clear_log()
-        return _json(200, {"ok": True})
-
-    async def read_json(self, request: web.Request) -> Any:
-        """The request's JSON body through the decoding edge, or the 413/400 answer refusing it."""
-        raw = await _read_limited(request, MAX_BODY)
-        if raw is None:
-            return _error(413, f"request body is larger than {MAX_BODY} bytes")
-        try:
-            return decode_json(raw)
-        except BodyError as exc:
-            return _error(400, exc.message)
+        return json_response(200, {"ok": True})
 
     async def _put_script(self, request: web.Request) -> web.Response:
-        raw = await _read_limited(request, MAX_BODY)
+        raw = await read_limited(request, MAX_BODY)
         if raw is None:
-            return _json(413, {"error": f"request body is larger than {MAX_BODY} bytes"})
+            return json_response(413, {"error": f"request body is larger than {MAX_BODY} bytes"})
         try:
             rules = parse_rules_json(raw)
         except RulesError as exc:
-            return _json(400, {"error": str(exc)})
+            return json_response(400, {"error": str(exc)})
         self._engine.set_rules(rules)
-        return _json(200, {"ok": True, "rules": len(rules)})
+        return json_response(200, {"ok": True, "rules": len(rules)})
 
     async def _post_reset(self, request: web.Request) -> web.Response:
         self.reset()
-        return _json(200, {"ok": True})
+        return json_response(200, {"ok": True})
 
 
 MODEL_KEY = web.AppKey("llmstub.model", Model)
@@ -498,7 +493,6 @@ REQUEST_HEADERS: web.RequestKey[dict[str, str]] = web.RequestKey("llmstub.quota_
 ModelHandler = Callable[[Model, web.Request], Awaitable[web.StreamResponse]]
 RouteHandler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
-_SURROGATES = re.compile("[\ud800-\udfff]")
 _ANTHROPIC_PREFIX = "/v1/messages"
 
 
@@ -515,16 +509,6 @@ def request_id(request: web.Request) -> str:
     return rid
 
 
-def header_text(request: web.Request, name: str) -> str:
-    """A request header's value; ``ValueError`` when its bytes were not UTF-8 (it goes to the journal)."""
-    value = request.headers.get(name, "")
-    if _SURROGATES.search(value):
-        raise ValueError(f"header {name} is not valid UTF-8")
-    return value
-
-
-def _error(status: int, message: str, *, param: str | None = None, code: str | None = None) -> web.Response:
-    return _json(status, openai_error(status, message, param=param, code=code))
 
 
 def _resolve(waiter: asyncio.Future[None]) -> None:
@@ -532,15 +516,3 @@ def _resolve(waiter: asyncio.Future[None]) -> None:
         waiter.set_result(None)
 
 
-def _json(status: int, body: Any) -> web.Response:
-    return web.Response(status=status, text=wire.dumps(body) + "\n", content_type="application/json")
-
-
-async def _read_limited(request: web.Request, limit: int) -> bytes | None:
-    """The body, or ``None`` when it exceeds ``limit`` (read from the stream, past the app's own cap)."""
-    chunks = bytearray()
-    async for chunk in request.content.iter_chunked(64 << 10):
-        chunks.extend(chunk)
-        if len(chunks) > limit:
-            return None
-    return bytes(chunks)

@@ -177,6 +177,23 @@ class Step(_Strict):
 
 _FILTERS = ("model", "system", "tools", "has_tools", "profile", "user")
 
+MODERATION_CATEGORIES: tuple[str, ...] = (
+    "harassment",
+    "harassment/threatening",
+    "hate",
+    "hate/threatening",
+    "illicit",
+    "illicit/violent",
+    "self-harm",
+    "self-harm/intent",
+    "self-harm/instructions",
+    "sexual",
+    "sexual/minors",
+    "violence",
+    "violence/graphic",
+)
+"""The categories of ``omni-moderation-latest``, in OpenAI's order."""
+
 
 class Rule(_Strict):
     """One entry of the rules file.
@@ -199,9 +216,31 @@ class Rule(_Strict):
     user: str | None = None
     steps: list[Step] | None = None
     repeat_last: bool = False
+    flag: list[str] | None = None
+    transcript: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Rule:
+        if self.flag is not None and self.transcript is not None:
+            raise ValueError("flag answers moderations and transcript transcriptions: one rule does one")
+        if self.side is not None:
+            extra = [
+                name
+                for name in ("answer", "tool", "steps", "system", "tools", "has_tools", "profile", "user")
+                if getattr(self, name) is not None
+            ]
+            if extra or self.repeat_last:
+                raise ValueError(
+                    f"a {self.side} rule matches with match and model only; drop "
+                    f"{', '.join(extra or ['repeat_last'])}"
+                )
+            unknown = [name for name in self.flag or () if name not in MODERATION_CATEGORIES]
+            if unknown:
+                raise ValueError(
+                    f"unknown moderation categor{'ies' if len(unknown) > 1 else 'y'} {', '.join(unknown)}; "
+                    f"the categories are {', '.join(MODERATION_CATEGORIES)}"
+                )
+            return self
         if self.steps is not None:
             if not self.steps:
                 raise ValueError("steps must not be empty")
@@ -228,6 +267,13 @@ class Rule(_Strict):
     def filtered(self) -> bool:
         """Whether any filter beyond ``match`` is set (which ends the legacy tool turn)."""
         return any(getattr(self, name) is not None for name in _FILTERS)
+
+    @property
+    def side(self) -> str | None:
+        """``moderation`` or ``transcription`` for a rule of those routes (never a completion's)."""
+        if self.flag is not None:
+            return "moderation"
+        return "transcription" if self.transcript is not None else None
 
     @property
     def sequenced(self) -> bool:
