@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -34,6 +34,10 @@ __all__ = [
     "load_rules_file",
     "parse_rules",
 ]
+
+
+FinishReason = Literal["stop", "length", "content_filter"]
+"""What a scripted answer may say it ended with (tool calls end with ``tool_calls`` by themselves)."""
 
 
 class RulesError(ValueError):
@@ -120,6 +124,8 @@ class Step(_Strict):
     code: str | None = None
     type: str | None = None
     param: str | None = None
+    finish_reason: FinishReason | None = None
+    refusal: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Step:
@@ -153,10 +159,18 @@ class Step(_Strict):
             )
         if self.usage is not None and self.omit_usage:
             raise ValueError("usage and omit_usage: true contradict each other")
-        if self.failing_status and (self.tool_calls or self.empty_choices or self.usage is not None):
+        if self.refusal is not None and (self.answer is not None or self.tool_calls):
+            raise ValueError("a refusal is the whole message: drop answer and tool_calls")
+        if self.failing_status and (
+            self.tool_calls
+            or self.empty_choices
+            or self.usage is not None
+            or self.refusal is not None
+            or self.finish_reason is not None
+        ):
             raise ValueError(
-                f"status {self.status} answers with an error object; tool_calls, usage and "
-                "empty_choices belong to a successful response"
+                f"status {self.status} answers with an error object; tool_calls, usage, refusal, "
+                "finish_reason and empty_choices belong to a successful response"
             )
         if self.empty_choices and self.tool_calls:
             raise ValueError("empty_choices sends no message, so it cannot carry tool_calls")
@@ -218,6 +232,8 @@ class Rule(_Strict):
     repeat_last: bool = False
     flag: list[str] | None = None
     transcript: str | None = None
+    finish_reason: FinishReason | None = None
+    refusal: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Rule:
@@ -234,6 +250,8 @@ class Rule(_Strict):
                     f"a {self.side} rule matches with match and model only; drop "
                     f"{', '.join(extra or ['repeat_last'])}"
                 )
+            if self.finish_reason is not None or self.refusal is not None:
+                raise ValueError(f"a {self.side} rule has no finish_reason or refusal")
             unknown = [name for name in self.flag or () if name not in MODERATION_CATEGORIES]
             if unknown:
                 raise ValueError(
@@ -244,8 +262,10 @@ class Rule(_Strict):
         if self.steps is not None:
             if not self.steps:
                 raise ValueError("steps must not be empty")
-            if self.answer is not None or self.tool is not None:
-                raise ValueError("a rule with steps answers from its steps; drop answer and tool")
+            if self.answer is not None or self.tool is not None or self.refusal or self.finish_reason:
+                raise ValueError(
+                    "a rule with steps answers from its steps; drop answer, tool, refusal and finish_reason"
+                )
             offered = set(self.tools or ())
             for index, step in enumerate(self.steps):
                 for call in step.tool_calls or ():
@@ -256,6 +276,8 @@ class Rule(_Strict):
                         )
         elif self.repeat_last:
             raise ValueError("repeat_last needs steps")
+        elif self.refusal is not None and self.answer is not None:
+            raise ValueError("a refusal is the whole message: drop answer")
         elif self.filtered and self.answer is not None and self.tool is not None:
             raise ValueError(
                 "a filtered rule without steps returns its answer or its tool on every match, not both; "
