@@ -11,7 +11,17 @@ from . import wire
 from .decoding import BodyError, decode_json
 from .errors import openai_error
 
-__all__ = ["MAX_BODY", "SURROGATES", "error_response", "header_text", "json_response", "read_json", "read_limited"]
+__all__ = [
+    "MAX_BODY",
+    "SURROGATES",
+    "error_response",
+    "header_text",
+    "json_response",
+    "method_not_allowed",
+    "read_json",
+    "read_limited",
+    "read_post_object",
+]
 
 MAX_BODY = 8 << 20  # the Go stand's limit for model bodies; images in base64 need room
 SURROGATES = re.compile("[\ud800-\udfff]")
@@ -50,6 +60,23 @@ async def read_json(request: web.Request) -> Any:
         return decode_json(raw)
     except BodyError as exc:
         return error_response(400, exc.message)
+
+
+def method_not_allowed(allowed: str) -> web.Response:
+    """The Go stand's plain-text 405 with ``Allow``."""
+    return web.Response(status=405, text="Method Not Allowed\n", headers={"Allow": allowed}, content_type="text/plain")
+
+
+async def read_post_object(request: web.Request) -> dict[str, Any] | web.Response:
+    """A ``POST`` route's JSON object body, or the 405/413/400 answer refusing the request."""
+    if request.method != "POST":
+        return method_not_allowed("POST")
+    body = await read_json(request)
+    if isinstance(body, web.Response):
+        return body
+    if not isinstance(body, dict):
+        return error_response(400, "request body must be a JSON object")
+    return body
 
 
 def header_text(request: web.Request, name: str) -> str:

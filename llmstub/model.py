@@ -21,7 +21,16 @@ from .errors import anthropic_error
 from .extras import register_extras
 from .generate import DEFAULT_MAX_MODEL_LEN, Dataset, register_fixtures
 from .headers import PROFILE_HEADER, check_client_header
-from .http import MAX_BODY, SURROGATES, error_response, header_text, json_response, read_json, read_limited
+from .http import (
+    MAX_BODY,
+    SURROGATES,
+    error_response,
+    header_text,
+    json_response,
+    method_not_allowed,
+    read_json,
+    read_limited,
+)
 from .journal import JOURNAL_LIMIT, LogEntry
 from .modes import MODES, ModeGenerator, ModeName
 from .quota import Quota, estimate_tokens
@@ -348,11 +357,7 @@ class Model:
 
     # ----- handlers -----
 
-    @staticmethod
-    def method_not_allowed(allowed: str) -> web.Response:
-        return web.Response(
-            status=405, text="Method Not Allowed\n", headers={"Allow": allowed}, content_type="text/plain"
-        )
+    method_not_allowed = staticmethod(method_not_allowed)
 
     async def _not_found(self, request: web.Request) -> web.Response:
         return web.Response(status=404, text="404 page not found\n", content_type="text/plain")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import BodyPartReader, web
 
-from ..http import SURROGATES, error_response, json_response, read_json
+from ..http import SURROGATES, error_response, json_response, read_post_object
 from .sounds import CONTENT_TYPES, silence
 
 if TYPE_CHECKING:
@@ -170,13 +170,9 @@ async def translations(model: Model, request: web.Request) -> web.StreamResponse
 
 
 async def speech(model: Model, request: web.Request) -> web.StreamResponse:
-    if request.method != "POST":
-        return model.method_not_allowed("POST")
-    body = await read_json(request)
+    body = await read_post_object(request)
     if isinstance(body, web.Response):
         return body
-    if not isinstance(body, dict):
-        return error_response(400, "request body must be a JSON object")
     text = body.get("input")
     if not isinstance(text, str) or not text:
         return error_response(400, "input must be a non-empty string", param="input")

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from ..generate import count_tokens
-from ..http import error_response, json_response, read_json
+from ..http import error_response, json_response, read_post_object
 
 if TYPE_CHECKING:
     from ..model import Model
@@ -74,13 +74,9 @@ def _inputs(value: Any) -> list[tuple[list[str], int]] | str:
 
 
 async def embeddings(model: Model, request: web.Request) -> web.StreamResponse:
-    if request.method != "POST":
-        return model.method_not_allowed("POST")
-    body = await read_json(request)
+    body = await read_post_object(request)
     if isinstance(body, web.Response):
         return body
-    if not isinstance(body, dict):
-        return error_response(400, "request body must be a JSON object")
     if "input" not in body:
         return error_response(400, "input is required", param="input")
     inputs = _inputs(body["input"])

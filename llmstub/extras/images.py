@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 from PIL import Image
 
-from ..http import error_response, json_response, read_json
+from ..http import error_response, json_response, read_post_object
 
 if TYPE_CHECKING:
     from ..model import Model
@@ -37,13 +37,9 @@ def png(width: int, height: int, colour: str) -> bytes:
 
 
 async def images(model: Model, request: web.Request) -> web.StreamResponse:
-    if request.method != "POST":
-        return model.method_not_allowed("POST")
-    body = await read_json(request)
+    body = await read_post_object(request)
     if isinstance(body, web.Response):
         return body
-    if not isinstance(body, dict):
-        return error_response(400, "request body must be a JSON object")
     prompt = body.get("prompt")
     if not isinstance(prompt, str) or not prompt:
         return error_response(400, "prompt must be a non-empty string", param="prompt")

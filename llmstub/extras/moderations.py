@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from ..http import error_response, json_response, read_json
+from ..http import error_response, json_response, read_post_object
 from ..rules import MODERATION_CATEGORIES, Rule
 
 if TYPE_CHECKING:
@@ -72,13 +72,9 @@ def _texts(value: Any) -> list[tuple[str, bool]] | str:
 
 
 async def moderations(model: Model, request: web.Request) -> web.StreamResponse:
-    if request.method != "POST":
-        return model.method_not_allowed("POST")
-    body = await read_json(request)
+    body = await read_post_object(request)
     if isinstance(body, web.Response):
         return body
-    if not isinstance(body, dict):
-        return error_response(400, "request body must be a JSON object")
     if "input" not in body:
         return error_response(400, "input is required", param="input")
     texts = _texts(body["input"])

@@ -43,22 +43,23 @@ def _mp3(seconds: float) -> bytes:
     return _MP3_FRAME * max(2, round(seconds * 44_100 / 1152))
 
 
-def _crc8(data: bytes) -> int:
+def _crc(data: bytes, width: int, poly: int) -> int:
+    """A most-significant-bit-first CRC with initial value 0 and no final XOR (FLAC's and Ogg's kind)."""
+    top, mask = 1 << (width - 1), (1 << width) - 1
     crc = 0
     for byte in data:
-        crc ^= byte
+        crc ^= byte << (width - 8)
         for _ in range(8):
-            crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+            crc = ((crc << 1) ^ poly) & mask if crc & top else (crc << 1) & mask
     return crc
+
+
+def _crc8(data: bytes) -> int:
+    return _crc(data, 8, 0x07)
 
 
 def _crc16(data: bytes) -> int:
-    crc = 0
-    for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x8005) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
-    return crc
+    return _crc(data, 16, 0x8005)
 
 
 _FLAC_BLOCK = 4096
@@ -86,12 +87,7 @@ def _flac(seconds: float) -> bytes:
 
 
 def _ogg_crc(data: bytes) -> int:
-    crc = 0
-    for byte in data:
-        crc ^= byte << 24
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x04C11DB7) & 0xFFFFFFFF if crc & 0x80000000 else (crc << 1) & 0xFFFFFFFF
-    return crc
+    return _crc(data, 32, 0x04C11DB7)
 
 
 _OGG_SERIAL = 0x7467_6661  # "tgfa"
