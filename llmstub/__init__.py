@@ -14,7 +14,7 @@ from __future__ import annotations
 from .engine import ChatRequest, Reply, echo_reply
 from .headers import PROFILE_HEADER, check_client_header
 from .journal import LogEntry
-from .model import DEFAULT_MODEL, MODEL_KEY, Model, ModelOptions
+from .model import DEFAULT_MODEL, MODEL_KEY, REQUEST_ID, REQUEST_MODEL, Model, ModelOptions, request_id
 from .modes import MODES, ModeName
 from .rules import LegacyTool, Rule, RulesError, Step, StepToolCall, Usage, load_rules_file, parse_rules
 
@@ -23,6 +23,8 @@ __all__ = [
     "MODEL_KEY",
     "MODES",
     "PROFILE_HEADER",
+    "REQUEST_ID",
+    "REQUEST_MODEL",
     "ChatRequest",
     "LegacyTool",
     "LogEntry",
@@ -39,4 +41,5 @@ __all__ = [
     "echo_reply",
     "load_rules_file",
     "parse_rules",
+    "request_id",
 ]

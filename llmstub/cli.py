@@ -40,7 +40,12 @@ FLAGS = (
     ("--llm-max-model-len", "llm_max_model_len"),
     ("--llm-seed", "llm_seed"),
     ("--llm-dataset", "llm_dataset"),
+    ("--llm-stream-usage", "llm_stream_usage"),
+    ("--llm-rpm", "llm_rpm"),
+    ("--llm-tpm", "llm_tpm"),
 )
+
+STREAM_USAGE = ("always", "requested")
 
 
 class ConfigError(Exception):
@@ -118,6 +123,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--llm-seed", metavar="N", help="seed of random mode, for reproducible answers")
     group.add_argument("--llm-dataset", metavar="FILE", help="SQLite dataset of answers for random mode")
+    group.add_argument(
+        "--llm-stream-usage",
+        metavar="WHEN",
+        help="end streams with the usage chunk always (default) or only when stream_options.include_usage "
+        "is requested, as OpenAI does",
+    )
+    group.add_argument("--llm-rpm", metavar="N", help="requests per minute before a 429 (default no quota)")
+    group.add_argument("--llm-tpm", metavar="N", help="estimated tokens per minute before a 429 (default no quota)")
 
 
 def given_flags(args: argparse.Namespace) -> list[str]:
@@ -179,6 +192,13 @@ def model_from_args(args: argparse.Namespace) -> Model:
         raise ConfigError(f"{generation[0]} needs --llm-mode echo or random (the mode is script)")
     if mode == "echo" and args.llm_dataset is not None:
         raise ConfigError("--llm-dataset needs --llm-mode random (echo answers with the prompt)")
+    stream_usage = args.llm_stream_usage if args.llm_stream_usage is not None else "always"
+    if stream_usage not in STREAM_USAGE:
+        raise ConfigError(
+            f'invalid value "{stream_usage}" for flag --llm-stream-usage: choose always or requested'
+        )
+    rpm = _int_flag(args.llm_rpm, "--llm-rpm", minimum=1)
+    tpm = _int_flag(args.llm_tpm, "--llm-tpm", minimum=1)
     try:  # the model opens the dataset itself, so it also closes it at the app's cleanup
         return Model(
             ModelOptions(
@@ -193,6 +213,9 @@ def model_from_args(args: argparse.Namespace) -> Model:
                 max_model_len=max_model_len,
                 seed=seed,
                 dataset=args.llm_dataset,
+                usage_on_request=stream_usage == "requested",
+                rpm=rpm,
+                tpm=tpm,
             )
         )
     except DatasetError as exc:

@@ -15,7 +15,9 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from . import wire
+from .errors import default_message, openai_error
 from .journal import JOURNAL_LIMIT, Journal, LogEntry
+from .requested import DemandError, Demands, arguments_text, read_demands, schema_value, seed_for
 from .rules import Rule, Step
 from .text import content_text, split_pieces, strip_tags, word_count
 
@@ -33,7 +35,12 @@ __all__ = [
 
 
 class RequestError(ValueError):
-    """A completion request the model cannot read (answered 400 with the message)."""
+    """A completion request the model cannot read (answered 400 with the message; ``param`` names the
+    field, as OpenAI's error does)."""
+
+    def __init__(self, message: str, param: str | None = None) -> None:
+        super().__init__(message)
+        self.param = param
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +58,8 @@ class ChatRequest:
     prompt: str | None = None
     """The ``prompt`` of a legacy ``/v1/completions`` request (``messages`` then holds it as one user
     message); ``None`` for chat."""
+    demands: Demands = field(default_factory=Demands)
+    """The answer shape the request asks for (``response_format``, ``tool_choice``, ``n``, ...)."""
 
     @property
     def legacy(self) -> bool:
@@ -66,9 +75,9 @@ class ChatRequest:
         if isinstance(prompt, list) and len(prompt) == 1 and isinstance(prompt[0], str):
             prompt = prompt[0]
         if prompt is None:
-            raise RequestError("prompt is required")
+            raise RequestError("prompt is required", "prompt")
         if not isinstance(prompt, str):
-            raise RequestError("prompt must be a string (or an array of one string)")
+            raise RequestError("prompt must be a string (or an array of one string)", "prompt")
         chat = cls.from_body(
             {k: v for k, v in body.items() if k not in ("messages", "tools")}
             | {"messages": [{"role": "user", "content": prompt}]},
@@ -94,31 +103,35 @@ class ChatRequest:
         if messages is None:
             messages = []
         if not isinstance(messages, list):
-            raise RequestError("messages must be an array")
+            raise RequestError("messages must be an array", "messages")
         for index, message in enumerate(messages):
             if not isinstance(message, dict):
-                raise RequestError(f"messages[{index}] must be an object")
+                raise RequestError(f"messages[{index}] must be an object", "messages")
             content = message.get("content")
             if content is not None and not isinstance(content, str | list):
-                raise RequestError(f"messages[{index}].content must be a string, an array of parts or null")
+                raise RequestError(f"messages[{index}].content must be a string, an array of parts or null", "messages")
         model = body.get("model", "")
         if model is None:
             model = ""
         if not isinstance(model, str):
-            raise RequestError("model must be a string")
+            raise RequestError("model must be a string", "model")
         stream = body.get("stream", False)
         if stream is None:
             stream = False
         if not isinstance(stream, bool):
-            raise RequestError("stream must be a boolean")
+            raise RequestError("stream must be a boolean", "stream")
         tools = body.get("tools")
         if tools is None:
             tools = []
         if not isinstance(tools, list):
-            raise RequestError("tools must be an array")
+            raise RequestError("tools must be an array", "tools")
         user = body.get("user")
         if user is not None and not isinstance(user, str):
-            raise RequestError("user must be a string")
+            raise RequestError("user must be a string", "user")
+        try:
+            demands = read_demands(body)
+        except DemandError as exc:
+            raise RequestError(str(exc), exc.param) from None
         return cls(
             messages=messages,
             model=model,
@@ -128,17 +141,12 @@ class ChatRequest:
             profile=profile,
             client=client if client is not None else (user or ""),
             body=body,
+            demands=demands,
         )
 
     def offered_tools(self) -> set[str]:
-        """Names of the function tools the request offers."""
-        names = set()
-        for tool in self.tools:
-            if isinstance(tool, dict) and tool.get("type", "function") == "function":
-                function = tool.get("function")
-                if isinstance(function, dict) and isinstance(function.get("name"), str):
-                    names.add(function["name"])
-        return names
+        """Names of the function tools the request offers (or its legacy ``functions``)."""
+        return set(self.demands.parameters)
 
     def system_text(self) -> str:
         """The system (and developer) messages, joined, for the ``system`` filter."""
@@ -160,6 +168,8 @@ class Reply:
     prompt_tokens: int = 1
     completion_tokens: int | None = None
     pieces: tuple[str, ...] | None = None
+    refusal: bool = False
+    """The text is the model's refusal (``message.refusal``, ``content`` null)."""
 
 
 FallbackReply = Callable[[str, ChatRequest], Reply]
@@ -274,6 +284,7 @@ class Engine:
         generator: Generator | None = None,
         journal_limit: int = JOURNAL_LIMIT,
         wall_clock: Callable[[], float] = time.time,
+        usage_on_request: bool = False,
     ) -> None:
         self.model_id = model_id
         self._rules = list(rules)
@@ -283,6 +294,7 @@ class Engine:
         self._fallback = fallback
         self._generator = generator
         self._wall_clock = wall_clock
+        self._usage_on_request = usage_on_request
         self._lock = threading.Lock()
         self._calls = 0
         self._legacy_calls = 0
@@ -346,6 +358,8 @@ class Engine:
             prompt = extract_prompt(request.messages, self._strip_tags)
             chosen: tuple[int, Rule] | None = None
             for index, rule in enumerate(self._rules):
+                if rule.side is not None:
+                    continue  # moderation and transcription rules answer their own routes
                 if request.legacy and (rule.sequenced or rule.tool is not None):
                     continue  # a text completion cannot carry tool calls; sequences script chat turns
                 if self._matches(rule, request, prompt):
@@ -418,29 +432,67 @@ class Engine:
             return False
         return rule.user is None or rule.user == request.client
 
+    def stream_usage(self, request: ChatRequest) -> bool:
+        """Whether a stream ends with the usage chunk: always (seed 002), or, with ``usage_on_request``,
+        only when ``stream_options.include_usage`` is true, as OpenAI does."""
+        if not self._usage_on_request:
+            return True
+        options = request.body.get("stream_options")
+        return isinstance(options, dict) and options.get("include_usage") is True
+
     # ----- the legacy path -----
 
     def _legacy_plan(
         self, seq: int, created: int, rule: Rule | None, request: ChatRequest, prompt: str
     ) -> Plan:
         self._legacy_calls += 1
+        demands = request.demands
         if rule is not None:
-            if rule.tool is not None and (
-                rule.filtered or not newest_is_tool_result(request.messages, self._strip_tags)
+            if (
+                rule.tool is not None
+                and demands.tool_choice != "none"
+                and (rule.filtered or not newest_is_tool_result(request.messages, self._strip_tags))
             ):
                 call = wire.tool_call_entry(f"call_llmstub_{seq}", rule.tool.name, rule.tool.arguments_json())
-                return self._tool_plan(seq, created, request.stream, call)
-            reply = Reply(rule.answer or "")
-        elif self._answers:
+                return self._tool_plan(seq, created, request, call)
+            reply = Reply(
+                rule.refusal if rule.refusal is not None else rule.answer or "",
+                finish_reason=rule.finish_reason or "stop",
+                refusal=rule.refusal is not None,
+            )
+            return self._reply_plan(seq, created, request, reply)
+        if self._answers:
             reply = Reply(self._answers[(self._legacy_calls - 1) % len(self._answers)])
+            return self._reply_plan(seq, created, request, reply)
+        forced = demands.forced_tool
+        if forced is not None and not request.legacy:
+            schema = demands.parameters.get(forced)
+            value = schema_value(schema, seed_for(forced, schema, prompt, request.body.get("seed")), prompt.split())
+            arguments = arguments_text(value if value is not None else {})
+            call = wire.tool_call_entry(f"call_llmstub_{seq}", forced, arguments)
+            return self._tool_plan(seq, created, request, call)
+        answer = self.fallback_reply(prompt, request)
+        if isinstance(answer, Refusal):
+            return self._json_plan(seq, answer.status, answer.body)
+        return self._reply_plan(seq, created, request, self._shaped(answer, request, prompt))
+
+    @staticmethod
+    def _shaped(reply: Reply, request: ChatRequest, prompt: str) -> Reply:
+        """The fallback in the format the request asks: JSON valid against its schema, or a JSON object."""
+        demands = request.demands
+        if demands.format == "json_schema":
+            seed = seed_for(demands.schema, prompt, request.body.get("seed"))
+            text = arguments_text(schema_value(demands.schema or {}, seed, prompt.split()))
+        elif demands.format == "json_object":
+            text = arguments_text({"answer": reply.text})
         else:
-            answer = self.fallback_reply(prompt, request)
-            if isinstance(answer, Refusal):
-                return self._json_plan(seq, answer.status, answer.body)
-            reply = answer
+            return reply
+        return Reply(text, prompt_tokens=reply.prompt_tokens)
+
+    def _reply_plan(self, seq: int, created: int, request: ChatRequest, reply: Reply) -> Plan:
         if request.legacy:
-            return self._completion_plan(seq, created, request.stream, reply)
-        return self._text_plan(seq, created, request.stream, reply)
+            return self._completion_plan(seq, created, request, reply)
+        return self._text_plan(seq, created, request, reply)
 
     def _pieces(self, reply: Reply) -> list[str]:
         """Stream pieces: ``chunk_words`` tokens of a generated answer, or words of a scripted one."""
@@ -454,11 +506,11 @@ class Engine:
         tokens = word_count(reply.text) if reply.completion_tokens is None else reply.completion_tokens
         return wire.usage_object(reply.prompt_tokens, tokens)
 
-    def _completion_plan(self, seq: int, created: int, stream: bool, reply: Reply) -> Plan:
+    def _completion_plan(self, seq: int, created: int, request: ChatRequest, reply: Reply) -> Plan:
         """A legacy ``text_completion``: whole, or streamed as text chunks with the chat framing."""
         usage = self._usage(reply)
         env = wire.Envelope(f"cmpl-tgfake-{seq}", created, self.model_id)
-        if not stream:
+        if not request.stream:
             body = wire.text_completion(env, text=reply.text, finish_reason=reply.finish_reason, usage=usage)
             return self._json_plan(seq, 200, body)
         return self._sse_plan(
@@ -466,47 +518,71 @@ class Engine:
             pieces=wire.sse_text_frames(lambda piece: wire.text_chunk(env, piece), self._pieces(reply)),
             tail=[
                 wire.text_chunk(env, "", finish_reason=reply.finish_reason),
-                wire.text_usage_chunk(env, usage=usage),
+                *([wire.text_usage_chunk(env, usage=usage)] if self.stream_usage(request) else []),
             ],
         )
 
-    def _text_plan(self, seq: int, created: int, stream: bool, reply: Reply) -> Plan:
+    def _text_plan(self, seq: int, created: int, request: ChatRequest, reply: Reply) -> Plan:
         completion_id = f"chatcmpl-tgfake-{seq}"
         usage = self._usage(reply)
         env = wire.Envelope(completion_id, created, self.model_id)
-        if not stream:
+        n = request.demands.n
+        if not request.stream:
             body = wire.chat_completion(
-                env, content=reply.text, finish_reason=reply.finish_reason, usage=usage
+                env,
+                content=None if reply.refusal else reply.text,
+                refusal=reply.text if reply.refusal else None,
+                finish_reason=reply.finish_reason,
+                usage=usage,
+                n=n,
             )
             return self._json_plan(seq, 200, body)
+        key = "refusal" if reply.refusal else "content"
+        pieces = self._pieces(reply)
+
+        def piece_chunk(index: int) -> Callable[[str], dict[str, Any]]:
+            return lambda piece: wire.chat_chunk(env, delta={key: piece}, index=index)
+
+        frames = [wire.sse_text_frames(piece_chunk(i), pieces) for i in range(n)]
         return self._sse_plan(
             seq,
-            head=wire.sse_frame(wire.chat_chunk(env, delta={"content": "", "role": "assistant"})),
-            pieces=wire.sse_text_frames(
-                lambda piece: wire.chat_chunk(env, delta={"content": piece}), self._pieces(reply)
+            head=b"".join(
+                wire.sse_frame(wire.chat_chunk(env, delta={key: "", "role": "assistant"}, index=i)) for i in range(n)
             ),
+            pieces=[b"".join(group) for group in zip(*frames, strict=True)],
             tail=[
-                wire.chat_chunk(env, delta={}, finish_reason=reply.finish_reason),
-                wire.usage_chunk(env, usage=usage),
+                *(wire.chat_chunk(env, delta={}, finish_reason=reply.finish_reason, index=i) for i in range(n)),
+                *([wire.usage_chunk(env, usage=usage)] if self.stream_usage(request) else []),
             ],
         )
 
-    def _tool_plan(self, seq: int, created: int, stream: bool, call: dict[str, Any]) -> Plan:
+    def _tool_plan(self, seq: int, created: int, request: ChatRequest, call: dict[str, Any]) -> Plan:
+        """A tool call; a request that offered legacy ``functions`` gets ``function_call`` instead."""
         completion_id = f"chatcmpl-tgfake-{seq}"
         usage = wire.usage_object(1, 1)
         env = wire.Envelope(completion_id, created, self.model_id)
-        if not stream:
+        legacy = request.demands.legacy_functions
+        finish = "function_call" if legacy else "tool_calls"
+        n = request.demands.n
+        if not request.stream:
             body = wire.chat_completion(
-                env, content=None, tool_calls=[call], finish_reason="tool_calls", usage=usage
+                env,
+                content=None,
+                tool_calls=[] if legacy else [call],
+                function_call=call["function"] if legacy else None,
+                finish_reason=finish,
+                usage=usage,
+                n=n,
             )
             return self._json_plan(seq, 200, body)
-        delta = {"role": "assistant", "tool_calls": [call | {"index": 0}]}
+        delta: dict[str, Any] = {"role": "assistant"}
+        delta |= {"function_call": call["function"]} if legacy else {"tool_calls": [call | {"index": 0}]}
         return self._sse_plan(
             seq,
             tail=[
-                wire.chat_chunk(env, delta=delta),
-                wire.chat_chunk(env, delta={}, finish_reason="tool_calls"),
-                wire.usage_chunk(env, usage=usage),
+                *(wire.chat_chunk(env, delta=delta, index=i) for i in range(n)),
+                *(wire.chat_chunk(env, delta={}, finish_reason=finish, index=i) for i in range(n)),
+                *([wire.usage_chunk(env, usage=usage)] if self.stream_usage(request) else []),
             ],
         )
 
@@ -539,7 +615,7 @@ class Engine:
 
     def _conflict(self, seq: int, step: int, code: str, message: str) -> Plan:
         plan = self._json_plan(
-            seq, 409, wire.error_body(message, code=code, type_="llmstub_conflict"), _NO_RETRY
+            seq, 409, openai_error(409, message, code=code, type_="llmstub_conflict"), _NO_RETRY
         )
         plan.entry = {"step": step}
         return plan
@@ -610,10 +686,14 @@ class Engine:
                 body=step.raw_body.encode(),
             )
         elif step.failing_status:
-            message = step.answer or f"scripted failure with status {step.status}"
-            plan = self._json_plan(
-                seq, step.status, wire.error_body(message, type_="scripted_error"), headers
+            body = openai_error(
+                step.status,
+                step.answer or default_message(step.status, step.code),
+                code=step.code,
+                type_=step.type,
+                param=step.param,
             )
+            plan = self._json_plan(seq, step.status, body, headers)
         else:
             calls = [
                 wire.tool_call_entry(
@@ -628,12 +708,13 @@ class Engine:
                 if step.omit_usage
                 else (step.usage.model_dump() if step.usage else wire.usage_object(1, 1))
             )
-            content = step.answer if step.answer is not None or calls else ""
+            content = step.answer if step.answer is not None or calls or step.refusal is not None else ""
             body = wire.chat_completion(
                 wire.Envelope(f"chatcmpl-tgfake-{seq}", created, self.model_id),
                 content=content,
+                refusal=step.refusal,
                 tool_calls=calls,
-                finish_reason="tool_calls" if calls else "stop",
+                finish_reason=step.finish_reason or ("tool_calls" if calls else "stop"),
                 usage=usage,
                 empty_choices=step.empty_choices,
             )

@@ -36,6 +36,8 @@ class LogEntry:
     latency_ms: float
     cancelled: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    request_id: str | None = None
+    """The ``x-request-id`` (Anthropic routes: ``request-id``) the answer carried."""
 
     def as_dict(self) -> dict[str, Any]:
         """The entry as ``GET /sim/llm/log`` shows it."""

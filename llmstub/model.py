@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -15,19 +16,39 @@ from typing import Any
 from aiohttp import web
 from multidict import CIMultiDict
 
-from . import wire
 from .engine import ChatRequest, Engine, FallbackReply, Plan, RequestError
+from .errors import anthropic_error
+from .extras import register_extras
 from .generate import DEFAULT_MAX_MODEL_LEN, Dataset, register_fixtures
 from .headers import PROFILE_HEADER, check_client_header
+from .http import (
+    MAX_BODY,
+    SURROGATES,
+    error_response,
+    header_text,
+    json_response,
+    method_not_allowed,
+    read_json,
+    read_limited,
+)
 from .journal import JOURNAL_LIMIT, LogEntry
 from .modes import MODES, ModeGenerator, ModeName
+from .quota import Quota, estimate_tokens
 from .rules import Rule, RulesError, coerce_rules, parse_rules_json
 from .streaming import send_paced
 
-__all__ = ["DEFAULT_MODEL", "MAX_BODY", "MODEL_KEY", "Model", "ModelOptions"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "MAX_BODY",
+    "MODEL_KEY",
+    "REQUEST_ID",
+    "REQUEST_MODEL",
+    "Model",
+    "ModelOptions",
+    "request_id",
+]
 
 DEFAULT_MODEL = "tgfake-demo"
-MAX_BODY = 8 << 20  # the Go stand's limit for model bodies; images in base64 need room
 SHUTDOWN_GRACE = 5.0
 
 
@@ -41,6 +62,12 @@ class ModelOptions:
     reproducibly with ``seed``; ``dataset`` (random mode) is a SQLite file or an open
     :class:`~llmstub.generate.Dataset`. ``fixture_clock`` is "now" for ``/api/llm-completions``.
     ``shutdown_grace`` bounds how long open requests may delay the application's shutdown.
+    ``clock`` is the model's time in seconds since the epoch (``created``, the journal's ``at``, the
+    quota window); tests pass a manual clock's ``now``. ``rpm``/``tpm`` turn on OpenAI-style quotas
+    (429 with ``x-ratelimit-*`` and ``retry-after``). ``transcript`` is what a transcription says
+    when no rule names its file (default ``Transcript of <file name>.``). ``usage_on_request`` sends the streamed usage
+    chunk only when ``stream_options.include_usage`` asks for it, as OpenAI does (the default, seed
+    002, always sends it).
     """
 
     model_id: str = DEFAULT_MODEL
@@ -58,6 +85,11 @@ class ModelOptions:
     fixture_clock: Callable[[], datetime] | None = None
     journal_limit: int = JOURNAL_LIMIT
     shutdown_grace: float = SHUTDOWN_GRACE
+    clock: Callable[[], float] | None = None
+    transcript: str | None = None
+    rpm: int | None = None
+    tpm: int | None = None
+    usage_on_request: bool = False
 
 
 class Model:
@@ -81,7 +113,11 @@ class Model:
             fallback=self._options.fallback,
             generator=self._generator,
             journal_limit=self._options.journal_limit,
+            wall_clock=self.clock,
+            usage_on_request=self._options.usage_on_request,
         )
+        self.quota = Quota(rpm=self._options.rpm, tpm=self._options.tpm, clock=self.clock)
+        self._counters: dict[str, int] = {}
         self._inflight: dict[asyncio.Future[None], asyncio.Task[Any] | None] = {}
         self._call_waiters: list[tuple[int, asyncio.Future[None]]] = []
 
@@ -117,6 +153,23 @@ class Model:
         return ModeGenerator(mode, max_model_len=window, seed=options.seed, dataset=dataset)
 
     # ----- Python API -----
+
+    def clock(self) -> float:
+        """The model's time (``ModelOptions.clock``, else the wall clock), seconds since the epoch."""
+        return (self._options.clock or time.time)()
+
+    def next_id(self, kind: str) -> int:
+        """The next number of ``kind``'s ids (``modr-tgfake-<n>``); never rewound, like completion ids."""
+        self._counters[kind] = number = self._counters.get(kind, 0) + 1
+        return number
+
+    def serving(self, request: web.Request) -> Model:
+        """The model that serves ``request``: the one a host app put under :data:`REQUEST_MODEL` (one
+        model per test session behind shared routes), else this one."""
+        chosen = request.get(REQUEST_MODEL)
+        if chosen is None:
+            chosen = request.get(REQUEST_MODEL_NAME)  # a host that used the plain string key
+        return chosen if isinstance(chosen, Model) else self
 
     @property
     def options(self) -> ModelOptions:
@@ -170,11 +223,13 @@ class Model:
         self._engine.set_rules(coerce_rules(rules))
 
     def reset(self) -> None:
-        """Clear the journal, rewind sequences, the canned answers and the seeded generator.
+        """Clear the journal, rewind sequences, the canned answers, the seeded generator and the quota
+        window.
 
         The script and ids stay.
         """
         self._engine.reset()
+        self.quota.reset()
 
     def close(self) -> None:
         """Close the dataset file the model opened itself (done at the app's cleanup)."""
@@ -217,21 +272,73 @@ class Model:
         """Add the ``/v1`` routes, the ``/sim/llm`` routes, the fixture routes and the hooks to ``app``.
 
         Only routes under ``/v1/``, ``/sim/llm/`` and ``/api/llm-completions`` are added, so the host
-        app's own catch-all can follow. The model is stored on the app under :data:`MODEL_KEY`.
+        app's own catch-all can follow. The model is stored on the app under :data:`MODEL_KEY`. Every
+        handler serves with :meth:`serving` (so a host app may route requests to other models), and
+        every ``/v1`` answer goes through one wrapper (:meth:`_v1`): request id, processing time and
+        the quotas, for routes added here by other modules too.
         """
         app[MODEL_KEY] = self
         router = app.router
-        router.add_route("*", "/v1/models", self._models)
-        router.add_route("*", "/v1/chat/completions", self._chat)
-        router.add_route("*", "/v1/completions", self._completions)
-        router.add_route("*", "/v1/{tail:.*}", self._not_found)
-        router.add_get("/sim/llm/log", self._get_log)
-        router.add_delete("/sim/llm/log", self._delete_log)
-        router.add_put("/sim/llm/script", self._put_script)
-        router.add_post("/sim/llm/reset", self._post_reset)
-        register_fixtures(app, clock=self._options.fixture_clock)
+        route = self.route
+        router.add_route("*", "/v1/models", route(Model._models))
+        router.add_route("*", "/v1/models/{model_id:.+}", route(Model._model))
+        router.add_route("*", "/v1/chat/completions", route(Model._chat))
+        router.add_route("*", "/v1/completions", route(Model._completions))
+        register_extras(router, route)
+        router.add_route("*", "/v1/{tail:.*}", route(Model._not_found))
+        router.add_get("/sim/llm/log", route(Model._get_log))
+        router.add_delete("/sim/llm/log", route(Model._delete_log))
+        router.add_put("/sim/llm/script", route(Model._put_script))
+        router.add_post("/sim/llm/reset", route(Model._post_reset))
+        register_fixtures(
+            app, clock=self._options.fixture_clock, clock_of=lambda r: self.serving(r)._options.fixture_clock
+        )
+        app.middlewares.append(self._v1_middleware)
+        app.on_response_prepare.append(self._on_prepare)
         app.on_shutdown.append(self._on_shutdown)
         app.on_cleanup.append(self._on_cleanup)
+
+    def route(self, handler: ModelHandler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+        """Wrap ``handler(model, request)`` as a route handler serving with :meth:`serving`."""
+
+        async def serve(request: web.Request) -> web.StreamResponse:
+            return await handler(self.serving(request), request)
+
+        return serve
+
+    # ----- the /v1 wrapper -----
+
+    @web.middleware
+    async def _v1_middleware(self, request: web.Request, handler: RouteHandler) -> web.StreamResponse:
+        """Number every ``/v1`` request and hold it to the quotas before any handler reads it."""
+        if not request.path.startswith("/v1/"):
+            return await handler(request)
+        model = self.serving(request)
+        request[REQUEST_STARTED] = time.monotonic()
+        request_id(request)
+        quota = model.quota
+        if quota.enabled and request.method == "POST":
+            verdict = quota.admit(estimate_tokens(request.content_length or 0), model.model_id)
+            request[REQUEST_HEADERS] = verdict.headers
+            if verdict.refusal is not None:
+                if _anthropic(request.path):
+                    message = verdict.refusal["error"]["message"]
+                    return json_response(429, anthropic_error(429, message))
+                return json_response(429, verdict.refusal)
+        return await handler(request)
+
+    async def _on_prepare(self, request: web.Request, response: web.StreamResponse) -> None:
+        """The headers of every ``/v1`` answer, streamed or whole: set just before they are sent."""
+        if not request.path.startswith("/v1/") or REQUEST_STARTED not in request:
+            return
+        headers = response.headers
+        name = "request-id" if _anthropic(request.path) else "x-request-id"
+        headers.setdefault(name, request_id(request))
+        elapsed = round((time.monotonic() - request[REQUEST_STARTED]) * 1000)
+        if name == "x-request-id":
+            headers.setdefault("openai-processing-ms", str(elapsed))
+        for key, value in request.get(REQUEST_HEADERS, {}).items():
+            headers.setdefault(key, value)
 
     async def _on_cleanup(self, app: web.Application) -> None:
         self.close()
@@ -250,20 +357,25 @@ class Model:
 
     # ----- handlers -----
 
-    @staticmethod
-    def _method_not_allowed(allowed: str) -> web.Response:
-        return web.Response(
-            status=405, text="Method Not Allowed\n", headers={"Allow": allowed}, content_type="text/plain"
-        )
+    method_not_allowed = staticmethod(method_not_allowed)
 
     async def _not_found(self, request: web.Request) -> web.Response:
         return web.Response(status=404, text="404 page not found\n", content_type="text/plain")
 
     async def _models(self, request: web.Request) -> web.Response:
         if request.method not in ("GET", "HEAD"):
-            return self._method_not_allowed("GET, HEAD")
+            return self.method_not_allowed("GET, HEAD")
         body = {"data": [{"id": self.model_id, "object": "model", "owned_by": "tgfake"}], "object": "list"}
-        return _json(200, body)
+        return json_response(200, body)
+
+    async def _model(self, request: web.Request) -> web.Response:
+        """``GET /v1/models/{id}``: any id is served (as any model name is accepted), reported as asked."""
+        if request.method not in ("GET", "HEAD"):
+            return self.method_not_allowed("GET, HEAD")
+        model_id = request.match_info["model_id"]
+        if SURROGATES.search(model_id):
+            return error_response(400, "the model id is not valid UTF-8", param="model")
+        return json_response(200, {"created": 0, "id": model_id, "object": "model", "owned_by": "tgfake"})
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
         return await self._complete(request, ChatRequest.from_body)
@@ -276,26 +388,23 @@ class Model:
     ) -> web.StreamResponse:
         """Read, validate and reserve a completion request (chat or legacy), then deliver it."""
         if request.method != "POST":
-            return self._method_not_allowed("POST")
-        raw = await _read_limited(request, MAX_BODY)
-        if raw is None:
-            return _json(413, wire.error_body(f"request body is larger than {MAX_BODY} bytes"))
-        try:
-            body = json.loads(raw)
-        except ValueError:
-            return _json(400, wire.error_body("invalid JSON body"))
+            return self.method_not_allowed("POST")
+        body = await read_json(request)
+        if isinstance(body, web.Response):
+            return body
         client: str | None = None
         header = self._options.client_header
-        if header:
-            try:
-                check_client_header(header)
-            except ValueError as exc:
-                return _json(400, wire.error_body(str(exc)))
-            client = request.headers.get(header, "")
         try:
-            chat = parse(body, profile=request.headers.get(PROFILE_HEADER, ""), client=client)
+            if header:
+                check_client_header(header)
+                client = header_text(request, header)
+            profile = header_text(request, PROFILE_HEADER)
+        except ValueError as exc:
+            return error_response(400, str(exc))
+        try:
+            chat = parse(body, profile=profile, client=client)
         except RequestError as exc:
-            return _json(400, wire.error_body(str(exc)))
+            return error_response(400, str(exc), param=exc.param)
         plan = self._engine.reserve(chat)
         self._notify_calls()
         return await self.deliver(request, plan)
@@ -311,6 +420,7 @@ class Model:
         sent = bytearray()
         headers = CIMultiDict({"Content-Type": plan.content_type})
         headers.update(plan.headers)
+        plan.entry["request_id"] = headers.get("x-request-id") or headers.get("request-id") or request_id(request)
         response: web.StreamResponse
         try:
             if plan.delay > 0:
@@ -347,7 +457,7 @@ class Model:
 
     async def _get_log(self, request: web.Request) -> web.Response:
         entries, dropped, calls = self._engine.log()
-        return _json(
+        return json_response(
             200,
             {
                 "calls": calls,
@@ -359,25 +469,51 @@ class Model:
 
     async def _delete_log(self, request: web.Request) -> web.Response:
         self._engine.clear_log()
-        return _json(200, {"ok": True})
+        return json_response(200, {"ok": True})
 
     async def _put_script(self, request: web.Request) -> web.Response:
-        raw = await _read_limited(request, MAX_BODY)
+        raw = await read_limited(request, MAX_BODY)
         if raw is None:
-            return _json(413, {"error": f"request body is larger than {MAX_BODY} bytes"})
+            return json_response(413, {"error": f"request body is larger than {MAX_BODY} bytes"})
         try:
             rules = parse_rules_json(raw)
         except RulesError as exc:
-            return _json(400, {"error": str(exc)})
+            return json_response(400, {"error": str(exc)})
         self._engine.set_rules(rules)
-        return _json(200, {"ok": True, "rules": len(rules)})
+        return json_response(200, {"ok": True, "rules": len(rules)})
 
     async def _post_reset(self, request: web.Request) -> web.Response:
         self.reset()
-        return _json(200, {"ok": True})
+        return json_response(200, {"ok": True})
 
 
 MODEL_KEY = web.AppKey("llmstub.model", Model)
+REQUEST_MODEL_NAME = "llmstub.model"
+REQUEST_MODEL: web.RequestKey[Model] = web.RequestKey(REQUEST_MODEL_NAME, Model)
+"""Set by a host app's middleware to the :class:`Model` that serves this request (one per session)."""
+REQUEST_ID: web.RequestKey[str] = web.RequestKey("llmstub.request_id", str)
+REQUEST_STARTED: web.RequestKey[float] = web.RequestKey("llmstub.started", float)
+REQUEST_HEADERS: web.RequestKey[dict[str, str]] = web.RequestKey("llmstub.quota_headers", dict)
+
+ModelHandler = Callable[[Model, web.Request], Awaitable[web.StreamResponse]]
+RouteHandler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+_ANTHROPIC_PREFIX = "/v1/messages"
+
+
+def _anthropic(path: str) -> bool:
+    """Whether ``path`` is an Anthropic route, whose answers carry ``request-id`` and its error shape."""
+    return path == _ANTHROPIC_PREFIX or path.startswith(_ANTHROPIC_PREFIX + "/")
+
+
+def request_id(request: web.Request) -> str:
+    """The id of this ``/v1`` request (made on first use): ``req_`` and 32 hex digits, like OpenAI's."""
+    rid = request.get(REQUEST_ID)
+    if rid is None:
+        rid = request[REQUEST_ID] = f"req_{uuid.uuid4().hex}"
+    return rid
+
+
 
 
 def _resolve(waiter: asyncio.Future[None]) -> None:
@@ -385,15 +521,3 @@ def _resolve(waiter: asyncio.Future[None]) -> None:
         waiter.set_result(None)
 
 
-def _json(status: int, body: Any) -> web.Response:
-    return web.Response(status=status, text=wire.dumps(body) + "\n", content_type="application/json")
-
-
-async def _read_limited(request: web.Request, limit: int) -> bytes | None:
-    """The body, or ``None`` when it exceeds ``limit`` (read from the stream, past the app's own cap)."""
-    chunks = bytearray()
-    async for chunk in request.content.iter_chunked(64 << 10):
-        chunks.extend(chunk)
-        if len(chunks) > limit:
-            return None
-    return bytes(chunks)

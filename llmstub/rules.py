@@ -10,9 +10,19 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    ValidationError,
+    model_validator,
+)
+
+from .decoding import BodyError, JsonText, decode_json
 
 __all__ = [
     "LegacyTool",
@@ -24,6 +34,10 @@ __all__ = [
     "load_rules_file",
     "parse_rules",
 ]
+
+
+FinishReason = Literal["stop", "length", "content_filter"]
+"""What a scripted answer may say it ended with (tool calls end with ``tool_calls`` by themselves)."""
 
 
 class RulesError(ValueError):
@@ -43,22 +57,39 @@ class Usage(_Strict):
     total_tokens: int = Field(ge=0)
 
 
-class LegacyTool(_Strict):
-    """The ``tool`` of a rule without steps: a call the model makes before it answers."""
+class _ToolArguments(_Strict):
+    """A call's ``arguments`` object, which goes out as the rules file wrote it (seed 002: "the JSON
+    text from the file"), byte for byte; rules given from Python are encoded."""
 
-    name: str = Field(min_length=1)
     arguments: dict[str, Any] | None = None
+    _arguments_text: str | None = PrivateAttr(default=None)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_text(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        model = handler(data)
+        arguments = data.get("arguments") if isinstance(data, dict) else None
+        if isinstance(arguments, JsonText) and arguments:
+            model._arguments_text = arguments.text
+        return model
 
     def arguments_json(self) -> str:
         """The arguments as Chat Completions carries them: JSON text, ``{}`` when there are none."""
+        if self._arguments_text is not None:
+            return self._arguments_text
         return encode_arguments(self.arguments)
 
 
-class StepToolCall(_Strict):
+class LegacyTool(_ToolArguments):
+    """The ``tool`` of a rule without steps: a call the model makes before it answers."""
+
+    name: str = Field(min_length=1)
+
+
+class StepToolCall(_ToolArguments):
     """One entry of a step's ``tool_calls``."""
 
     name: str = Field(min_length=1)
-    arguments: dict[str, Any] | None = None
     raw_arguments: str | None = None
     id: str | None = Field(default=None, min_length=1)
 
@@ -72,7 +103,7 @@ class StepToolCall(_Strict):
         """``raw_arguments`` verbatim, else the encoded object (``{}`` when absent)."""
         if self.raw_arguments is not None:
             return self.raw_arguments
-        return encode_arguments(self.arguments)
+        return super().arguments_json()
 
 
 class Step(_Strict):
@@ -90,6 +121,11 @@ class Step(_Strict):
     raw_body: str | None = None
     negative: bool = False
     empty_choices: bool = False
+    code: str | None = None
+    type: str | None = None
+    param: str | None = None
+    finish_reason: FinishReason | None = None
+    refusal: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Step:
@@ -115,12 +151,26 @@ class Step(_Strict):
             ]
             if extra:
                 raise ValueError(f"raw_body is the whole response body; drop {', '.join(extra)}")
+        errors = [name for name in ("code", "type", "param") if getattr(self, name) is not None]
+        if errors and (not self.failing_status or self.raw_body is not None):
+            raise ValueError(
+                f"{', '.join(errors)} belong to the error object of a status of 400 or above "
+                "(raw_body sends its own)"
+            )
         if self.usage is not None and self.omit_usage:
             raise ValueError("usage and omit_usage: true contradict each other")
-        if self.failing_status and (self.tool_calls or self.empty_choices or self.usage is not None):
+        if self.refusal is not None and (self.answer is not None or self.tool_calls):
+            raise ValueError("a refusal is the whole message: drop answer and tool_calls")
+        if self.failing_status and (
+            self.tool_calls
+            or self.empty_choices
+            or self.usage is not None
+            or self.refusal is not None
+            or self.finish_reason is not None
+        ):
             raise ValueError(
-                f"status {self.status} answers with an error object; tool_calls, usage and "
-                "empty_choices belong to a successful response"
+                f"status {self.status} answers with an error object; tool_calls, usage, refusal, "
+                "finish_reason and empty_choices belong to a successful response"
             )
         if self.empty_choices and self.tool_calls:
             raise ValueError("empty_choices sends no message, so it cannot carry tool_calls")
@@ -140,6 +190,23 @@ class Step(_Strict):
 
 
 _FILTERS = ("model", "system", "tools", "has_tools", "profile", "user")
+
+MODERATION_CATEGORIES: tuple[str, ...] = (
+    "harassment",
+    "harassment/threatening",
+    "hate",
+    "hate/threatening",
+    "illicit",
+    "illicit/violent",
+    "self-harm",
+    "self-harm/intent",
+    "self-harm/instructions",
+    "sexual",
+    "sexual/minors",
+    "violence",
+    "violence/graphic",
+)
+"""The categories of ``omni-moderation-latest``, in OpenAI's order."""
 
 
 class Rule(_Strict):
@@ -163,14 +230,42 @@ class Rule(_Strict):
     user: str | None = None
     steps: list[Step] | None = None
     repeat_last: bool = False
+    flag: list[str] | None = None
+    transcript: str | None = None
+    finish_reason: FinishReason | None = None
+    refusal: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Rule:
+        if self.flag is not None and self.transcript is not None:
+            raise ValueError("flag answers moderations and transcript transcriptions: one rule does one")
+        if self.side is not None:
+            extra = [
+                name
+                for name in ("answer", "tool", "steps", "system", "tools", "has_tools", "profile", "user")
+                if getattr(self, name) is not None
+            ]
+            if extra or self.repeat_last:
+                raise ValueError(
+                    f"a {self.side} rule matches with match and model only; drop "
+                    f"{', '.join(extra or ['repeat_last'])}"
+                )
+            if self.finish_reason is not None or self.refusal is not None:
+                raise ValueError(f"a {self.side} rule has no finish_reason or refusal")
+            unknown = [name for name in self.flag or () if name not in MODERATION_CATEGORIES]
+            if unknown:
+                raise ValueError(
+                    f"unknown moderation categor{'ies' if len(unknown) > 1 else 'y'} {', '.join(unknown)}; "
+                    f"the categories are {', '.join(MODERATION_CATEGORIES)}"
+                )
+            return self
         if self.steps is not None:
             if not self.steps:
                 raise ValueError("steps must not be empty")
-            if self.answer is not None or self.tool is not None:
-                raise ValueError("a rule with steps answers from its steps; drop answer and tool")
+            if self.answer is not None or self.tool is not None or self.refusal or self.finish_reason:
+                raise ValueError(
+                    "a rule with steps answers from its steps; drop answer, tool, refusal and finish_reason"
+                )
             offered = set(self.tools or ())
             for index, step in enumerate(self.steps):
                 for call in step.tool_calls or ():
@@ -181,6 +276,8 @@ class Rule(_Strict):
                         )
         elif self.repeat_last:
             raise ValueError("repeat_last needs steps")
+        elif self.refusal is not None and self.answer is not None:
+            raise ValueError("a refusal is the whole message: drop answer")
         elif self.filtered and self.answer is not None and self.tool is not None:
             raise ValueError(
                 "a filtered rule without steps returns its answer or its tool on every match, not both; "
@@ -192,6 +289,13 @@ class Rule(_Strict):
     def filtered(self) -> bool:
         """Whether any filter beyond ``match`` is set (which ends the legacy tool turn)."""
         return any(getattr(self, name) is not None for name in _FILTERS)
+
+    @property
+    def side(self) -> str | None:
+        """``moderation`` or ``transcription`` for a rule of those routes (never a completion's)."""
+        if self.flag is not None:
+            return "moderation"
+        return "transcription" if self.transcript is not None else None
 
     @property
     def sequenced(self) -> bool:
@@ -241,11 +345,12 @@ def parse_rules(data: Any) -> list[Rule]:
 
 
 def parse_rules_json(text: str | bytes) -> list[Rule]:
-    """Decode and validate a rules document given as JSON text."""
+    """Decode and validate a rules document given as JSON text (objects keep their text, see
+    :class:`LegacyTool`); the decoding edge refuses what :func:`~llmstub.decoding.decode_json` does."""
     try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise RulesError(f"invalid JSON: {exc}") from None
+        data = decode_json(text, keep_text=True, what="the script")
+    except BodyError as exc:
+        raise RulesError(f"invalid JSON: {exc.detail}") from None
     return parse_rules(data)
 
 

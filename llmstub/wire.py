@@ -107,15 +107,22 @@ def chat_completion(
     finish_reason: str = "stop",
     usage: Mapping[str, int] | None = None,
     empty_choices: bool = False,
+    refusal: str | None = None,
+    function_call: Mapping[str, Any] | None = None,
+    n: int = 1,
 ) -> dict[str, Any]:
-    """A non-streamed ``chat.completion`` object."""
+    """A non-streamed ``chat.completion`` object; ``n`` repeats the message in that many choices."""
     message: dict[str, Any] = {"content": content, "role": "assistant"}
     if tool_calls:
         message["tool_calls"] = list(tool_calls)
+    if refusal is not None:
+        message["refusal"] = refusal
+    if function_call is not None:
+        message["function_call"] = dict(function_call)
     body: dict[str, Any] = {
         "choices": []
         if empty_choices
-        else [{"finish_reason": finish_reason, "index": 0, "message": message}],
+        else [{"finish_reason": finish_reason, "index": i, "message": message} for i in range(n)],
         **envelope.fields(),
         "object": "chat.completion",
     }
@@ -125,11 +132,11 @@ def chat_completion(
 
 
 def chat_chunk(
-    envelope: Envelope, delta: Mapping[str, Any], finish_reason: str | None = None
+    envelope: Envelope, delta: Mapping[str, Any], finish_reason: str | None = None, index: int = 0
 ) -> dict[str, Any]:
-    """A ``chat.completion.chunk`` with one choice."""
+    """A ``chat.completion.chunk`` with one choice (of number ``index`` when ``n`` asked for several)."""
     return {
-        "choices": [{"delta": dict(delta), "finish_reason": finish_reason, "index": 0}],
+        "choices": [{"delta": dict(delta), "finish_reason": finish_reason, "index": index}],
         **envelope.fields(),
         "object": "chat.completion.chunk",
     }

@@ -274,25 +274,28 @@ def _prompt(raw: str) -> str:
 
 
 def _as_of(raw: str) -> datetime:
-    """An ISO 8601 date (the end of that UTC day) or date-time (no zone means UTC), from 1970 on."""
+    """An ISO 8601 date (the end of that UTC day) or date-time (no zone means UTC), 1970 to 9999 in UTC."""
     text = raw.strip()
     moment: datetime | None
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
         moment = None
-    if moment is None or moment.year < 1970:
+    if moment is not None and moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    try:  # a zone can move the moment past year 9999 (9999-12-31T23:59:59-14:00), which datetime cannot hold
+        utc = moment.astimezone(UTC) if moment is not None else None
+    except OverflowError:
+        utc = None
+    if moment is None or utc is None or utc.year < 1970:
         raise FixtureError(
-            f"asOf must be an ISO 8601 date or date-time from 1970 on, such as 2026-07-30T23:59:59.999Z, "
-            f"got {raw!r}",
+            f"asOf must be an ISO 8601 date or date-time from 1970 to 9999 (UTC), such as "
+            f"2026-07-30T23:59:59.999Z, got {raw!r}",
             "asOf",
         )
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
     if re.fullmatch(r"\d{4}-?\d{2}-?\d{2}", text):
         return end_of_day(moment)
-    moment = moment.astimezone(UTC)
-    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+    return utc.replace(microsecond=utc.microsecond // 1000 * 1000)
 
 
 LIST_PARAMS: tuple[str, ...] = (

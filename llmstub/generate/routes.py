@@ -23,6 +23,10 @@ Clock = Callable[[], datetime]
 FIXTURE_CLOCK: web.AppKey[Clock] = web.AppKey("llm_fixture_clock", Clock)  # type: ignore[arg-type]
 """What "now" is for the list route (default asOf, generatedAt); tests move it. /chunks never reads it."""
 
+FIXTURE_CLOCK_OF: web.AppKey[Callable[[web.Request], Clock | None] | None] = web.AppKey(
+    "llm_fixture_clock_of", object  # type: ignore[arg-type]
+)
+
 LIST_PATH = "/api/llm-completions"
 CHUNKS_PATH = "/api/llm-completions/chunks"
 
@@ -49,7 +53,8 @@ def _bad_request(error: FixtureError) -> web.Response:
 
 
 async def list_completions(request: web.Request) -> web.Response:
-    now = request.app[FIXTURE_CLOCK]()
+    clock_of = request.app[FIXTURE_CLOCK_OF]
+    now = ((clock_of(request) if clock_of else None) or request.app[FIXTURE_CLOCK])()
     try:
         query = parse_list_query(request.query.items(), now)
     except FixtureError as error:
@@ -65,11 +70,18 @@ async def completion_chunks(request: web.Request) -> web.Response:
     return _respond(render_stream(query))
 
 
-def register_fixtures(app: web.Application, *, clock: Clock | None = None) -> None:
+def register_fixtures(
+    app: web.Application,
+    *,
+    clock: Clock | None = None,
+    clock_of: Callable[[web.Request], Clock | None] | None = None,
+) -> None:
     """Add ``GET /api/llm-completions`` and ``GET /api/llm-completions/chunks`` (nothing else) to ``app``.
 
     ``clock`` is the list route's "now" (default: the real UTC clock); ``/chunks`` never reads it.
+    ``clock_of`` picks a clock per request first (the model serving it, when a host app runs several).
     """
     app[FIXTURE_CLOCK] = clock or _utc_now
+    app[FIXTURE_CLOCK_OF] = clock_of
     app.router.add_get(LIST_PATH, list_completions)
     app.router.add_get(CHUNKS_PATH, completion_chunks)

@@ -196,10 +196,12 @@ async def test_list_errors_quote_the_bad_value(client: Client) -> None:
         "prompt=": "prompt must be 1 to 200 characters long, got 0",
         f"prompt={'x' * 201}": "prompt must be 1 to 200 characters long, got 201",
         "prompt=+++": "prompt must contain at least one word",
-        "asOf=yesterday": "asOf must be an ISO 8601 date or date-time from 1970 on, such as "
+        "asOf=yesterday": "asOf must be an ISO 8601 date or date-time from 1970 to 9999 (UTC), such as "
         "2026-07-30T23:59:59.999Z, got 'yesterday'",
-        "asOf=0001-01-01": "asOf must be an ISO 8601 date or date-time from 1970 on, such as "
+        "asOf=0001-01-01": "asOf must be an ISO 8601 date or date-time from 1970 to 9999 (UTC), such as "
         "2026-07-30T23:59:59.999Z, got '0001-01-01'",
+        "asOf=9999-12-31T23:59:59.999-14:00": "asOf must be an ISO 8601 date or date-time from 1970 to 9999 "
+        "(UTC), such as 2026-07-30T23:59:59.999Z, got '9999-12-31T23:59:59.999-14:00'",
         "maxTokens=%D9%A3": "maxTokens must be an integer from 1 to 200, got '\u0663'",
         "fields=id&exclude=model": "fields and exclude are mutually exclusive",
         "fields=id,cost": "fields: unknown field 'cost'; fields are id, model, createdAt, prompt, message, "

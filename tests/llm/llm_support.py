@@ -71,3 +71,8 @@ def sse_events(text: str) -> list[str]:
         assert block.startswith("data: "), block
         events.append(block.removeprefix("data: "))
     return events
+
+
+def invalid_request(message: str, param: str | None = None, code: str | None = None) -> dict[str, Any]:
+    """OpenAI's 400 envelope, all four keys, as the SDK reads ``e.code`` / ``e.param`` from it."""
+    return {"error": {"code": code, "message": message, "param": param, "type": "invalid_request_error"}}

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.llm.llm_support import MakeStand, sse_events, without_created
+from tests.llm.llm_support import MakeStand, invalid_request, sse_events, without_created
 
 
 async def post(stand: Any, body: Any, status: int = 200) -> dict[str, Any]:
@@ -72,27 +72,27 @@ async def test_a_one_string_prompt_list_is_the_prompt(make_llm: MakeStand) -> No
 
 
 @pytest.mark.parametrize(
-    ("body", "message"),
+    ("body", "message", "param"),
     [
-        ({}, "prompt is required"),
-        ({"prompt": None}, "prompt is required"),
-        ({"prompt": 5}, "prompt must be a string (or an array of one string)"),
-        ({"prompt": ["a", "b"]}, "prompt must be a string (or an array of one string)"),
-        ({"prompt": "a", "stream": "yes"}, "stream must be a boolean"),
-        ({"prompt": "a", "model": 3}, "model must be a string"),
-        ([], "request body must be a JSON object"),
+        ({}, "prompt is required", "prompt"),
+        ({"prompt": None}, "prompt is required", "prompt"),
+        ({"prompt": 5}, "prompt must be a string (or an array of one string)", "prompt"),
+        ({"prompt": ["a", "b"]}, "prompt must be a string (or an array of one string)", "prompt"),
+        ({"prompt": "a", "stream": "yes"}, "stream must be a boolean", "stream"),
+        ({"prompt": "a", "model": 3}, "model must be a string", "model"),
+        ([], "request body must be a JSON object", None),
     ],
 )
 async def test_bad_requests_are_400_naming_the_problem(
-    make_llm: MakeStand, body: Any, message: str
+    make_llm: MakeStand, body: Any, message: str, param: str | None
 ) -> None:
     stand = await make_llm()
-    assert await post(stand, body, status=400) == {"error": {"message": message}}
+    assert await post(stand, body, status=400) == invalid_request(message, param)
 
 
 async def test_not_json_and_wrong_method(make_llm: MakeStand) -> None:
     stand = await make_llm()
-    assert await post(stand, "{", status=400) == {"error": {"message": "invalid JSON body"}}
+    assert await post(stand, "{", status=400) == invalid_request("invalid JSON body")
     response = await stand.client.get("/v1/completions")
     assert response.status == 405
     assert response.headers["Allow"] == "POST"

@@ -45,7 +45,9 @@ async def test_entries_carry_the_request_and_never_a_header(make_llm: MakeStand)
         "response",
         "latency_ms",
         "cancelled",
+        "request_id",
     }
+    assert entry["request_id"] == response.headers["x-request-id"]
     assert entry["seq"] == 1
     assert entry["at"].endswith("Z")
     assert (entry["profile"], entry["client"], entry["model"], entry["stream"]) == ("p1", "u1", "m", False)

@@ -7,7 +7,7 @@ import json
 from aiohttp import web
 
 from llmstub import Model
-from tests.llm.llm_support import LlmStand, MakeStand, content, sse_events, without_created
+from tests.llm.llm_support import LlmStand, MakeStand, content, invalid_request, sse_events, without_created
 
 SEED_PLAIN = (
     '{"choices":[{"finish_reason":"stop","index":0,"message":{"content":"You said: hi there",'
@@ -78,7 +78,7 @@ async def test_usage_chunk_is_sent_whatever_stream_options_says(llm: LlmStand) -
 
 
 async def test_other_v1_paths_are_a_plain_404(llm: LlmStand) -> None:
-    for method, path in (("GET", "/v1/embeddings"), ("POST", "/v1/responses"), ("GET", "/v1/")):
+    for method, path in (("GET", "/v1/files"), ("POST", "/v1/batches"), ("GET", "/v1/")):
         response = await llm.client.request(method, path)
         assert response.status == 404
         assert response.content_type == "text/plain"
@@ -98,25 +98,28 @@ async def test_a_body_that_is_not_json_is_400(llm: LlmStand) -> None:
     for body in ("nope", "", "{"):
         response = await llm.chat(body)
         assert response.status == 400
-        assert await response.text() == '{"error":{"message":"invalid JSON body"}}\n'
+        assert await response.text() == (
+            '{"error":{"code":null,"message":"invalid JSON body","param":null,"type":"invalid_request_error"}}\n'
+        )
     assert (await llm.log())["calls"] == 0
 
 
 async def test_badly_shaped_requests_name_the_field(llm: LlmStand) -> None:
     cases = {
-        "[]": "request body must be a JSON object",
-        '{"messages": {}}': "messages must be an array",
-        '{"messages": [1]}': "messages[0] must be an object",
+        "[]": ("request body must be a JSON object", None),
+        '{"messages": {}}': ("messages must be an array", "messages"),
+        '{"messages": [1]}': ("messages[0] must be an object", "messages"),
         '{"messages": [{"role": "user", "content": 5}]}': (
-            "messages[0].content must be a string, an array of parts or null"
+            "messages[0].content must be a string, an array of parts or null",
+            "messages",
         ),
-        '{"stream": "yes", "messages": []}': "stream must be a boolean",
-        '{"model": 3}': "model must be a string",
-        '{"tools": {}}': "tools must be an array",
-        '{"user": 1}': "user must be a string",
+        '{"stream": "yes", "messages": []}': ("stream must be a boolean", "stream"),
+        '{"model": 3}': ("model must be a string", "model"),
+        '{"tools": {}}': ("tools must be an array", "tools"),
+        '{"user": 1}': ("user must be a string", "user"),
     }
-    for body, message in cases.items():
-        assert await llm.chat_json(body, status=400) == {"error": {"message": message}}
+    for body, (message, param) in cases.items():
+        assert await llm.chat_json(body, status=400) == invalid_request(message, param)
 
 
 async def test_content_as_typed_parts_counts_the_text_parts(llm: LlmStand) -> None:
@@ -175,7 +178,15 @@ async def test_register_adds_routes_only_under_v1_sim_llm_and_the_fixtures() -> 
     paths = {resource.canonical for resource in app.router.resources()}
     assert paths == {
         "/v1/models",
+        "/v1/models/{model_id}",
         "/v1/chat/completions",
+        "/v1/embeddings",
+        "/v1/moderations",
+        "/v1/audio/transcriptions",
+        "/v1/audio/translations",
+        "/v1/audio/speech",
+        "/v1/images/generations",
+        "/v1/images/files/{name}",
         "/v1/completions",
         "/v1/{tail}",
         "/api/llm-completions",

@@ -28,7 +28,7 @@ from llmstub.text import split_pieces, strip_tags
         ([{"repeat_last": True, "answer": "x"}], "rules[0]: repeat_last needs steps"),
         (
             [{"name": "s", "answer": "a", "steps": [{"answer": "b"}]}],
-            "rules[0] ('s'): a rule with steps answers from its steps; drop answer and tool",
+            "rules[0] ('s'): a rule with steps answers from its steps; drop answer, tool, refusal and finish_reason",
         ),
         (
             [{"model": "m", "answer": "a", "tool": {"name": "t"}}],

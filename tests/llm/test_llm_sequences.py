@@ -189,9 +189,18 @@ async def test_a_status_step_defaults_to_an_error_object(make_llm: MakeStand) ->
         rules=[{"name": "down", "steps": [{"status": 503}, {"status": 401, "answer": "bad key"}]}]
     )
     answer = await stand.chat_json({"messages": []}, status=503)
-    assert answer == {"error": {"message": "scripted failure with status 503", "type": "scripted_error"}}
+    assert answer == {
+        "error": {
+            "code": "server_error",
+            "message": "scripted failure with status 503",
+            "param": None,
+            "type": "server_error",
+        }
+    }
     answer = await stand.chat_json({"messages": []}, status=401)
-    assert answer == {"error": {"message": "bad key", "type": "scripted_error"}}
+    assert answer == {
+        "error": {"code": "invalid_api_key", "message": "bad key", "param": None, "type": "invalid_request_error"}
+    }
 
 
 async def test_exhaustion_is_409_without_cycling_and_repeat_last_repeats(make_llm: MakeStand) -> None:

@@ -1,0 +1,87 @@
+"""The aiohttp edge shared by the model's handlers: JSON answers, OpenAI errors, bounded body reads."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from aiohttp import web
+
+from . import wire
+from .decoding import BodyError, decode_json
+from .errors import openai_error
+
+__all__ = [
+    "MAX_BODY",
+    "SURROGATES",
+    "error_response",
+    "header_text",
+    "json_response",
+    "method_not_allowed",
+    "read_json",
+    "read_limited",
+    "read_post_object",
+]
+
+MAX_BODY = 8 << 20  # the Go stand's limit for model bodies; images in base64 need room
+SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> web.Response:
+    """Compact sorted JSON with a trailing newline, the layout of every llmstub answer."""
+    return web.Response(
+        status=status, text=wire.dumps(body) + "\n", content_type="application/json", headers=headers
+    )
+
+
+def error_response(
+    status: int, message: str, *, param: str | None = None, code: str | None = None
+) -> web.Response:
+    """OpenAI's full error envelope with the status's type and code (see :mod:`.errors`)."""
+    return json_response(status, openai_error(status, message, param=param, code=code))
+
+
+async def read_limited(request: web.Request, limit: int) -> bytes | None:
+    """The body, or ``None`` when it exceeds ``limit`` (read from the stream, past the app's own cap)."""
+    chunks = bytearray()
+    async for chunk in request.content.iter_chunked(64 << 10):
+        chunks.extend(chunk)
+        if len(chunks) > limit:
+            return None
+    return bytes(chunks)
+
+
+async def read_json(request: web.Request) -> Any:
+    """The request's JSON body through the decoding edge, or the 413/400 answer refusing it."""
+    raw = await read_limited(request, MAX_BODY)
+    if raw is None:
+        return error_response(413, f"request body is larger than {MAX_BODY} bytes")
+    try:
+        return decode_json(raw)
+    except BodyError as exc:
+        return error_response(400, exc.message)
+
+
+def method_not_allowed(allowed: str) -> web.Response:
+    """The Go stand's plain-text 405 with ``Allow``."""
+    return web.Response(status=405, text="Method Not Allowed\n", headers={"Allow": allowed}, content_type="text/plain")
+
+
+async def read_post_object(request: web.Request) -> dict[str, Any] | web.Response:
+    """A ``POST`` route's JSON object body, or the 405/413/400 answer refusing the request."""
+    if request.method != "POST":
+        return method_not_allowed("POST")
+    body = await read_json(request)
+    if isinstance(body, web.Response):
+        return body
+    if not isinstance(body, dict):
+        return error_response(400, "request body must be a JSON object")
+    return body
+
+
+def header_text(request: web.Request, name: str) -> str:
+    """A request header's value; ``ValueError`` when its bytes were not UTF-8 (it goes to the journal)."""
+    value = request.headers.get(name, "")
+    if SURROGATES.search(value):
+        raise ValueError(f"header {name} is not valid UTF-8")
+    return value
