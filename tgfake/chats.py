@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tgfake.drafts import Drafts
+from tgfake.text import to_transcript
 
 TYPING_WINDOW = 5.0  # seconds a sendChatAction shows "typing" (shown while strictly less than this)
 
@@ -84,6 +85,7 @@ class StoredMessage:
     photo: StoredFile | None = None
     document: StoredFile | None = None
     reply_to: int | None = None
+    quote: dict[str, Any] | None = None  # the part of the replied message quoted (Bot API TextQuote)
     keyboard: Keyboard | None = None
     parse_mode: str = ""
     edit_date: int | None = None
@@ -227,6 +229,8 @@ def message_json(chat: Chat, msg: StoredMessage, bot_user: dict[str, Any], *, qu
         target = chat.messages.get(msg.reply_to)
         if target is not None:
             out["reply_to_message"] = message_json(chat, target, bot_user, quote=False)
+        if msg.quote is not None:
+            out["quote"] = msg.quote
     if msg.keyboard:
         out["reply_markup"] = keyboard_json(msg.keyboard)
     return out
@@ -249,6 +253,8 @@ def message_view(msg: StoredMessage) -> dict[str, Any]:
     out["text"] = msg.text
     if msg.caption:
         out["caption"] = msg.caption
+    if msg.entities:
+        out["caption_entities" if msg.is_media else "entities"] = msg.entities
     if msg.photo is not None:
         out["photo"] = file_view(msg.photo)
     if msg.document is not None:
@@ -271,18 +277,22 @@ def indent_lines(text: str) -> str:
 
 
 def message_lines(msg: StoredMessage) -> list[str]:
-    """The transcript lines of one live message: ``[id] who: body`` and one line per keyboard row."""
+    """The transcript lines of one live message: ``[id] who: body`` and one line per keyboard row.
+
+    Formatting shows in the notation of :func:`tgfake.text.to_transcript`; plain text is shown as it is.
+    """
     who = "bot" if msg.from_bot else (msg.sender.username if msg.sender and msg.sender.username else "user")
+    shown = to_transcript(msg.caption if msg.is_media else msg.text, msg.entities)
     if msg.photo is not None:
         body = f"[photo {msg.photo.name} {msg.photo.width}x{msg.photo.height}]"
-        if msg.caption:
-            body += " " + msg.caption
+        if shown:
+            body += " " + shown
     elif msg.document is not None:
         body = f"[document {msg.document.name}]"
-        if msg.caption:
-            body += " " + msg.caption
+        if shown:
+            body += " " + shown
     else:
-        body = msg.text
+        body = shown
     lines = [f"[{msg.message_id}] {who}: {indent_lines(body)}"]
     for row in msg.keyboard or []:
         lines.append("    " + " ".join(f"[{b.text}]" for b in row))

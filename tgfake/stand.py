@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -33,6 +32,7 @@ from tgfake.menus import MenuButtons
 from tgfake.models import CallbackIn, FaultIn, FileIn, MessageIn
 from tgfake.options import Options
 from tgfake.params import Params
+from tgfake.text import plain_entities, utf16_len
 from tgfake.webhooks import Webhook
 
 DEFAULT_USER_ID = 4242
@@ -41,13 +41,6 @@ DEFAULT_FIRST_NAME = "Alice"
 GROUP_ID_BASE = -100000000000
 DEFAULT_GROUP_TITLE = "Fake group"
 UPDATE_KINDS = ("message", "callback_query", "stopped_message_generation")
-
-_COMMAND = re.compile(r"/[A-Za-z0-9_]+(?:@[A-Za-z0-9_]+)?")
-
-
-def utf16_len(text: str) -> int:
-    """Entity offsets and lengths count UTF-16 code units, as Telegram's do."""
-    return len(text.encode("utf-16-le")) // 2
 
 
 def capitalized(name: str) -> str:
@@ -288,7 +281,8 @@ class Stand:
     ) -> tuple[int, int]:
         """The person's message: a text, or with ``photo``/``document`` a file whose caption is ``text``.
 
-        A caption's command or mention entity goes out as ``caption_entities``, as Telegram's does.
+        Entities are the ones Telegram detects (commands, mentions, links, ...); a caption's go out as
+        ``caption_entities``, as Telegram's do.
         """
         media = photo is not None or document is not None
         person = self.person(body.user_id, body.username, body.first_name, name_from_username=True)
@@ -302,13 +296,15 @@ class Stand:
             chat.title = body.chat_title or DEFAULT_GROUP_TITLE
         if chat.type == "private":
             chat.user = person
-        entities: list[dict[str, Any]] = []
         if body.mention:
             handle = "@" + self.options.bot_username
             text = f"{handle} {text}" if text else handle
-            entities.append({"type": "mention", "offset": 0, "length": utf16_len(handle)})
-        elif m := _COMMAND.match(text):
-            entities.append({"type": "bot_command", "offset": 0, "length": utf16_len(m.group())})
+        entities = [e.json() for e in plain_entities(text)]
+        if body.mention and not (entities and entities[0]["offset"] == 0 and entities[0]["type"] == "mention"):
+            # a bot username the detector would not take (too short, odd characters) is still mentioned
+            entities = [{"offset": 0, "length": utf16_len(handle), "type": "mention"}] + [
+                e for e in entities if e["offset"] >= utf16_len(handle)
+            ]
         reply_to = body.reply_to_message_id if body.reply_to_message_id in chat.messages else None
         msg = chat.add(
             StoredMessage(
