@@ -123,3 +123,31 @@ def test_fix_formatted_text(case: dict[str, Any]) -> None:
         return
     text, fixed = fix_formatted_text(case["input"], entities, **args)
     assert (text, [as_row(e) for e in fixed]) == (case["text"], normalised_expected(case["expected"]))
+
+
+# Legacy Markdown has no test table in TDLib; these follow parse_markdown's code (byte offsets, in-place copy).
+LEGACY = [
+    ("*bold* _it_ `c`", "bold it c", [["bold", 0, 4], ["italic", 5, 2], ["code", 8, 1]]),
+    ("```py\nprint(1)```", "print(1)", [["pre", 0, 8, "py"]]),
+    ("```\ncode```", "code", [["pre", 0, 4]]),
+    ("[site](http://example.com) \\*not\\*", "site *not*", [["text_link", 0, 4, "http://example.com/"]]),
+    ("[me](tg://user?id=42)", "me", [["text_mention", 0, 2, 42]]),
+    ("2*3 = 6*1", "23 = 61", [["bold", 1, 5]]),
+    ("__", "", []),
+    ("[telegram.org]", "telegram.org", [["text_link", 0, 12, "http://elegram.orgg/"]]),  # TDLib's in-place quirk
+    ("🙂 *x", "Can't find end of the entity starting at byte offset 5", None),
+    ("a [b", "Can't find end of the entity starting at byte offset 2", None),
+]
+
+
+@pytest.mark.parametrize(("source", "text", "entities"), LEGACY)
+def test_parse_markdown_legacy(source: str, text: str, entities: list[list[Any]] | None) -> None:
+    from tgfake.text.markdown import parse_markdown
+
+    if entities is None:
+        with pytest.raises(FormatError) as caught:
+            parse_markdown(source)
+        assert str(caught.value) == text
+        return
+    got, found = parse_markdown(source)
+    assert (got, [as_row(e) for e in found]) == (text, entities)

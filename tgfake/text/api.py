@@ -82,7 +82,8 @@ def format_text(
         raise bad_request(errors.STRINGS_NOT_UTF8)
     if len(text) > MAX_RAW_BYTES // 4 and len(text.encode("utf-8")) > MAX_RAW_BYTES:
         raise bad_request(errors.RAW_TEXT_TOO_LONG)
-    mode = parse_mode.lower()
+    mode = parse_mode.lower() if parse_mode else ""
+    entities: list[Entity] = []
     if text and mode and mode != "none":
         parser = PARSERS.get(mode)
         if parser is None:
@@ -91,9 +92,10 @@ def format_text(
             text, entities = parser(text)
         except FormatError as exc:
             raise bad_request(errors.CANT_PARSE_ENTITIES.format(reason=exc)) from None
-    else:
+    elif entities_json:
         entities = parse_entities_json(entities_json)
-    entities = _checked_targets(entities)
+    if entities:
+        entities = _checked_targets(entities)
     try:
         text, fixed = fix_formatted_text(
             text, entities, allow_empty=allow_empty, allow_empty_string=allow_empty, find=find_entities
@@ -102,7 +104,7 @@ def format_text(
         raise TelegramError(400, bot_api_words(str(exc))) from None
     if limit and len(text) > limit:
         raise bad_request(too_long)
-    return FormattedText(text, tuple(limit_user_entities(fixed)))
+    return FormattedText(text, tuple(limit_user_entities(fixed) if fixed else ()))
 
 
 def plain_entities(text: str) -> list[Entity]:

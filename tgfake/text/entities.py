@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 # --- entity types (the Bot API names) ------------------------------------------------------------------------
@@ -418,6 +418,12 @@ def is_empty(text: str) -> bool:
     return all(c in _EMPTY or "\U000e0000" <= c <= "\U000e007f" for c in text)
 
 
+def _copy(e: Entity) -> Entity:
+    return Entity(
+        e.type, e.offset, e.length, e.url, e.language, e.user_id, e.custom_emoji_id, e.unix_time, e.date_flags
+    )
+
+
 def _valid_entity(e: Entity) -> bool:
     """remove_empty_entities: empty ones, and links, mentions, emoji and dates without a valid target."""
     if e.length <= 0:
@@ -446,7 +452,15 @@ def fix_formatted_text(
 
     Raises FormatError with TDLib's words ("Text must be non-empty", "Entity begins after the end of ...").
     """
-    entities = [replace(e) for e in entities]
+    if not entities and not skip_trim:  # the common case, plain text: clean, trim, detect
+        result = clean_text(text).strip(" \n")
+        if not result or (result[0] in _EMPTY and is_empty(result)):
+            if allow_empty and (not result or not allow_empty_string):
+                return "", []
+            if not allow_empty:
+                raise FormatError("Text must be non-empty")
+        return result, find(result) if find is not None else []
+    entities = [_copy(e) for e in entities]
     if not entities:
         result = clean_text(text)
     else:
@@ -456,7 +470,11 @@ def fix_formatted_text(
             if not 0 <= e.length <= 1000000:
                 raise FormatError(f"Receive an entity with incorrect length {e.length}")
         entities = fix_entities([e for e in entities if _valid_entity(e)])
-        result = _clean_with_entities(text, entities)
+        units = utf16_len(text)
+        if units == len(text) and not _NEEDS_CLEAN.search(text) and all(e.end <= units for e in entities):
+            result = text  # nothing to remove and no surrogate pairs: offsets stay, no entity can be cut
+        else:
+            result = _clean_with_entities(text, entities)
 
     # the last character that is not a space or a line break, and the UTF-16 offset of its last unit
     last = len(result.rstrip(" \n")) - 1

@@ -51,7 +51,16 @@ _PLAIN = re.compile(rb"[^<&]+")
 _ALPHA = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _DIGITS = frozenset(b"0123456789")
 _HEX = frozenset(b"0123456789abcdefABCDEF")
-_NAME_TOKEN = _ALPHA | _DIGITS | frozenset(b".-")
+_TILL_SPACE_OR_GT = re.compile(rb"[^ \t\r\n\x00\x0b>]*")
+_SPACES = re.compile(rb"[ \t\r\n\x0b]*")  # TDLib skips blanks but stops at NUL
+_ATTR_NAME = re.compile(rb"[^ \t\r\n\x00\x0b=>/\"']*")
+_TOKEN = re.compile(rb"[a-zA-Z0-9.\-]*")
+
+
+def _skip(pattern: re.Pattern[bytes], data: bytes, pos: int) -> int:
+    """Where a run of ``pattern`` starting at ``pos`` ends (the patterns match the empty run too)."""
+    m = pattern.match(data, pos)
+    return m.end() if m else pos
 
 
 def utf16_units(chunk: bytes) -> int:
@@ -142,8 +151,7 @@ def parse_html(text: str) -> tuple[str, list[Entity]]:
         begin = i
         i += 1
         if at(i) != ord("/"):
-            while at(i) not in _SPACE and at(i) != ord(">"):
-                i += 1
+            i = _skip(_TILL_SPACE_OR_GT, data, i)
             if at(i) == 0:
                 raise FormatError(f"Unclosed start tag at byte offset {begin}")
             tag = _ascii_lower(data[begin + 1 : i])
@@ -152,33 +160,27 @@ def parse_html(text: str) -> tuple[str, list[Entity]]:
             argument = ""
             date = 0
             while at(i) != ord(">"):
-                while at(i) != 0 and at(i) in _SPACE:
-                    i += 1
+                i = _skip(_SPACES, data, i)
                 if at(i) == ord(">"):
                     break
                 name_begin = i
-                while at(i) not in _SPACE and at(i) not in b"=>/\"'":
-                    i += 1
+                i = _skip(_ATTR_NAME, data, i)
                 name = data[name_begin:i]
                 if not name:
                     raise FormatError(f'Empty attribute name in the tag "{tag}" at byte offset {begin}')
-                while at(i) != 0 and at(i) in _SPACE:
-                    i += 1
+                i = _skip(_SPACES, data, i)
                 if at(i) != ord("="):
                     if at(i) == 0:
                         raise FormatError(f'Unclosed start tag "{tag}" at byte offset {begin}')
                     if tag == "blockquote" and name == b"expandable":
                         argument = "1"
                     continue
-                i += 1
-                while at(i) != 0 and at(i) in _SPACE:
-                    i += 1
+                i = _skip(_SPACES, data, i + 1)
                 if at(i) == 0:
                     raise FormatError(f'Unclosed start tag "{tag}" at byte offset {begin}')
                 if at(i) not in b"'\"":
                     token_begin = i
-                    while at(i) in _NAME_TOKEN:
-                        i += 1
+                    i = _skip(_TOKEN, data, i)
                     value = _ascii_lower(data[token_begin:i])
                     if at(i) not in _SPACE and at(i) != ord(">"):
                         raise FormatError(f"Unexpected end of name token at byte offset {token_begin}")
@@ -222,11 +224,9 @@ def parse_html(text: str) -> tuple[str, list[Entity]]:
         # an end tag
         if not stack:
             raise FormatError(f"Unexpected end tag at byte offset {begin}")
-        while at(i) not in _SPACE and at(i) != ord(">"):
-            i += 1
+        i = _skip(_TILL_SPACE_OR_GT, data, i)
         end_tag = _ascii_lower(data[begin + 2 : i])
-        while at(i) in _SPACE and at(i) != 0:
-            i += 1
+        i = _skip(_SPACES, data, i)
         if at(i) != ord(">"):
             raise FormatError(f"Unclosed end tag at byte offset {begin}")
         top = stack[-1]

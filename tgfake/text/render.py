@@ -10,13 +10,13 @@ Transcript notation (documented in docs/formatting.md): ``**bold**``, ``_italic_
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
 from tgfake.text.entities import FOUND
 
-Ent = dict[str, Any]
+Ent = Mapping[str, Any]
 
 
 def _units(text: str) -> list[str]:
@@ -134,6 +134,8 @@ def _html_close(e: Ent) -> str:
 
 def to_html(text: str, entities: Sequence[Ent] | None) -> str:
     """The message as Telegram's HTML parse mode would write it (``parse_mode=HTML`` reads it back the same)."""
+    if not entities:
+        return escape(text, quote=False)
     return _render(text, entities or (), _html_open, _html_close, lambda run, _: escape(run, quote=False))
 
 
@@ -185,4 +187,6 @@ def _quote_open(e: Ent) -> str:
 
 def to_transcript(text: str, entities: Sequence[Ent] | None) -> str:
     """The message in the transcript's notation; a text without formatting is returned unchanged."""
+    if not entities:
+        return text
     return _render(text, entities or (), _quote_open, _mark_close, _mark_plain)
