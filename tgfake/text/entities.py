@@ -147,6 +147,13 @@ def utf16_len(text: str) -> int:
     return len(text) + sum(1 for c in text if c > "\uffff")
 
 
+def utf16_units(chunk: bytes) -> int:
+    """UTF-16 units of valid UTF-8 bytes: one per character start, two for four-byte characters."""
+    if chunk.isascii():
+        return len(chunk)
+    return sum(1 for b in chunk if b < 0x80 or b >= 0xC0) + sum(1 for b in chunk if b >= 0xF0)
+
+
 class FormatError(Exception):
     """A refusal in TDLib's own words (the Bot API adds the prefix and lower-cases the first letter)."""
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tgfake.text.entities import MAX_USER_ID, Entity, FormatError, date_flags, sort_entities
-from tgfake.text.links import checked_link, link_user_id, to_int, to_int_prefix
+from tgfake.text.entities import Entity, FormatError, date_flags, sort_entities, utf16_units
+from tgfake.text.links import link_entity, to_int, to_int_prefix
 
 _TAGS = frozenset(
     {
@@ -61,13 +61,6 @@ def _skip(pattern: re.Pattern[bytes], data: bytes, pos: int) -> int:
     """Where a run of ``pattern`` starting at ``pos`` ends (the patterns match the empty run too)."""
     m = pattern.match(data, pos)
     return m.end() if m else pos
-
-
-def utf16_units(chunk: bytes) -> int:
-    """UTF-16 units of valid UTF-8 bytes: one per character start, two for four-byte characters."""
-    if chunk.isascii():
-        return len(chunk)
-    return sum(1 for b in chunk if b < 0x80 or b >= 0xC0) + sum(1 for b in chunk if b >= 0xF0)
 
 
 @dataclass(slots=True)
@@ -278,14 +271,9 @@ def _close(top: _Open, length: int, inner: bytes, entities: list[Entity]) -> Non
         if top.date > 0:
             entities.append(Entity("date_time", offset, length, unix_time=top.date, date_flags=flags))
     elif tag == "a":
-        url = top.argument or inner.decode("utf-8", "surrogatepass")
-        user_id = link_user_id(url)
-        if 0 < user_id <= MAX_USER_ID:
-            entities.append(Entity("text_mention", offset, length, user_id=user_id))
-        else:
-            url = checked_link(url)
-            if url:
-                entities.append(Entity("text_link", offset, length, url=url))
+        link = link_entity(top.argument or inner.decode("utf-8", "surrogatepass"), offset, length)
+        if link is not None:
+            entities.append(link)
     elif tag == "pre":
         last = entities[-1] if entities else None
         if last and last.type == "code" and (last.offset, last.length) == (offset, length) and last.language:

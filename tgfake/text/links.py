@@ -10,7 +10,7 @@ import ipaddress
 import re
 from dataclasses import dataclass
 
-from tgfake.text.entities import date_flags
+from tgfake.text.entities import MAX_USER_ID, Entity, date_flags
 
 
 class LinkError(Exception):
@@ -284,3 +284,12 @@ def link_date(url: str) -> tuple[int, int]:
     if flags is None:
         raise LinkError("Invalid date format used")
     return unix, flags
+
+
+def link_entity(url: str, offset: int, length: int) -> Entity | None:
+    """What a parsed link makes: a text_mention for ``tg://user?id=N``, a text_link for a valid URL, else nothing."""
+    user_id = link_user_id(url)
+    if 0 < user_id <= MAX_USER_ID:
+        return Entity("text_mention", offset, length, user_id=user_id)
+    url = checked_link(url)
+    return Entity("text_link", offset, length, url=url) if url else None

@@ -7,8 +7,8 @@
 
 from __future__ import annotations
 
-from tgfake.text.entities import MAX_USER_ID, Entity, FormatError
-from tgfake.text.links import checked_link, link_user_id
+from tgfake.text.entities import Entity, FormatError
+from tgfake.text.links import link_entity
 
 _SPACE = frozenset(b" \t\r\n\x00\x0b")
 _MARKS = frozenset(b"_*`[")
@@ -86,14 +86,9 @@ def parse_markdown(text: str) -> tuple[str, list[Entity]]:
                     while i < size and buf[i] != 41:
                         i += 1
                     url = bytes(buf[start:i])
-                link = url.decode("utf-8", "replace")
-                user_id = link_user_id(link)
-                if 0 < user_id <= MAX_USER_ID:
-                    entities.append(Entity("text_mention", offset, length, user_id=user_id))
-                else:
-                    link = checked_link(link)
-                    if link:
-                        entities.append(Entity("text_link", offset, length, url=link))
+                link = link_entity(url.decode("utf-8", "replace"), offset, length)
+                if link is not None:
+                    entities.append(link)
             elif is_pre:
                 entities.append(Entity("pre", offset, length, language=language))
             else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tgfake.text.entities import MAX_USER_ID, Entity, FormatError, sort_entities
+from tgfake.text.entities import MAX_USER_ID, Entity, FormatError, sort_entities, utf16_units
 from tgfake.text.links import LinkError, checked_link, link_custom_emoji_id, link_date, link_user_id
 
 _RESERVED = frozenset(b"_*[]()~`>#+-=|{}.!\n")
@@ -53,12 +53,6 @@ def _unclosed(top: _Open) -> FormatError:
     return FormatError(f"Can't find end of {top.name} entity at byte offset {top.byte_offset}")
 
 
-def _units(chunk: bytes) -> int:
-    if chunk.isascii():
-        return len(chunk)
-    return sum(1 for b in chunk if b < 0x80 or b >= 0xC0) + sum(1 for b in chunk if b >= 0xF0)
-
-
 def parse_markdown_v2(text: str) -> tuple[str, list[Entity]]:
     """The plain text and its entities (UTF-16 offsets); FormatError with TDLib's words when malformed."""
     data = text.encode("utf-8")
@@ -90,7 +84,7 @@ def parse_markdown_v2(text: str) -> tuple[str, list[Entity]]:
         if c not in (_CODE_RESERVED if in_code else _RESERVED):
             m = (_CODE_PLAIN if in_code else _PLAIN).match(data, i)
             chunk = data[i : m.end()] if m else data[i : i + 1]
-            u16 += _units(chunk)
+            u16 += utf16_units(chunk)
             if chunk.strip(b"\r"):  # any character but \r (a chunk starts on a character)
                 can_start_blockquote = False
             out += chunk
