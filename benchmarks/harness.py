@@ -36,6 +36,13 @@ KEYBOARD = json.dumps(
     {"inline_keyboard": [[{"text": "Ping", "callback_data": "ping"}, {"text": "Docs", "url": "https://example.org"}]]}
 )
 SEND_FORM = urlencode({"chat_id": str(CHAT), "text": "Hello from the bench", "reply_markup": KEYBOARD}).encode()
+HTML_TEXT = (
+    '<b>Order #1234</b>\nYou picked <i>Red</i>, see <a href="https://example.com/orders/1234">details</a>.\n'
+    "Total: <code>42.00</code> <tg-spoiler>and a gift</tg-spoiler>"
+)
+HTML_FORM = urlencode(
+    {"chat_id": str(CHAT), "text": HTML_TEXT, "parse_mode": "HTML", "reply_markup": KEYBOARD}
+).encode()
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 JSON = {"Content-Type": "application/json"}
 HOLD_TIMEOUT = 30  # seconds a held request may wait on the server; a round normally takes well under 1 ms
@@ -342,6 +349,11 @@ async def stand_rows(
         Spec(
             "sendMessage (form, inline keyboard)",
             lambda: fetch(s, "POST", f"{bot}/sendMessage", data=SEND_FORM, headers=FORM),
+            reset,
+        ),
+        Spec(
+            "sendMessage (form, parse_mode HTML)",
+            lambda: fetch(s, "POST", f"{bot}/sendMessage", data=HTML_FORM, headers=FORM),
             reset,
         ),
         Spec("POST /sim/message", lambda: fetch(s, "POST", f"{stand_url}/sim/message", data=say, headers=JSON), reset),

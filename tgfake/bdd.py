@@ -26,6 +26,7 @@ When
 Then
   the bot replies "text"
   the bot replies with a message containing "text"
+  the bot replies with HTML "<b>Hi</b>"       (the formatting as Telegram's HTML; links stay plain)
   the bot shows the keyboard [A] [B]          (rows separated by `` / ``)
   the bot edits the message to "text"
   the tap was answered with "text"            (or: the tap was answered)
@@ -206,6 +207,11 @@ _LAST_REPLY = pytest.StashKey[ChatMessage]()
 @then(parsers.re(r"the bot replies " + _QUOTED))
 def bot_replies(request: pytest.FixtureRequest, tgfake: StandClient, text: str) -> None:
     request.node.stash[_LAST_REPLY] = tgfake.expect_reply(_unquote(text))
+
+
+@then(parsers.re(r"the bot replies with HTML " + _QUOTED))
+def bot_replies_html(request: pytest.FixtureRequest, tgfake: StandClient, text: str) -> None:
+    request.node.stash[_LAST_REPLY] = tgfake.expect_reply(html=_unquote(text))
 
 
 @then(parsers.re(r"the bot replies with a (?:message|reply) containing " + _QUOTED))

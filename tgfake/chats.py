@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tgfake.drafts import Drafts
+from tgfake.text import to_transcript
 from tgfake.world.members import Member
 from tgfake.world.people import User
 
@@ -70,6 +71,7 @@ class StoredMessage:
     photo: StoredFile | None = None
     document: StoredFile | None = None
     reply_to: int | None = None
+    quote: dict[str, Any] | None = None  # the part of the replied message quoted (Bot API TextQuote)
     keyboard: Keyboard | None = None
     parse_mode: str = ""
     edit_date: int | None = None
@@ -287,6 +289,8 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
         target = chat.messages.get(msg.reply_to)
         if target is not None:
             out["reply_to_message"] = message_json(chat, target, quote=False)
+        if msg.quote is not None:
+            out["quote"] = msg.quote
     if msg.keyboard:
         out["reply_markup"] = keyboard_json(msg.keyboard)
     return out
@@ -313,6 +317,8 @@ def message_view(msg: StoredMessage) -> dict[str, Any]:
     out["text"] = msg.text
     if msg.caption:
         out["caption"] = msg.caption
+    if msg.entities:
+        out["caption_entities" if msg.is_media else "entities"] = msg.entities
     if msg.photo is not None:
         out["photo"] = file_view(msg.photo)
     if msg.document is not None:
@@ -337,20 +343,22 @@ def indent_lines(text: str) -> str:
 def message_lines(msg: StoredMessage, who: str) -> list[str]:
     """The transcript lines of one live message: ``[id] who: body`` and one line per keyboard row.
 
-    A service message reads ``[id] * what happened`` (``* bob joined``); ``who`` names the sender.
+    Formatting shows in the notation of :func:`tgfake.text.to_transcript`; plain text is shown as it is. A service
+    message reads ``[id] * what happened`` (``* bob joined``); ``who`` names the sender.
     """
     if msg.service:
         return [f"[{msg.message_id}] * {service_text(msg.service, who)}"]
+    shown = to_transcript(msg.caption if msg.is_media else msg.text, msg.entities)
     if msg.photo is not None:
         body = f"[photo {msg.photo.name} {msg.photo.width}x{msg.photo.height}]"
-        if msg.caption:
-            body += " " + msg.caption
+        if shown:
+            body += " " + shown
     elif msg.document is not None:
         body = f"[document {msg.document.name}]"
-        if msg.caption:
-            body += " " + msg.caption
+        if shown:
+            body += " " + shown
     else:
-        body = msg.text
+        body = shown
     lines = [f"[{msg.message_id}] {who}: {indent_lines(body)}"]
     for row in msg.keyboard or []:
         lines.append("    " + " ".join(f"[{b.text}]" for b in row))

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from tgfake.text import to_transcript
+
 DRAFT_LIFETIME = 30.0
 """Seconds a draft lives after its last revision."""
 
@@ -36,9 +38,12 @@ class Revision:
     can_stop: bool = False
     keep_on_stop: bool = False
     message_thread_id: int = 0
+    entities: list[dict[str, Any]] = field(default_factory=list)  # of the parsed text (kind "text")
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"revision": self.revision, "kind": self.kind, "text": self.text}
+        if self.entities:
+            out["entities"] = self.entities
         if self.parse_mode:
             out["parse_mode"] = self.parse_mode
         if self.message_thread_id:
@@ -66,6 +71,7 @@ class Draft:
     keep_on_stop: bool = False
     message_thread_id: int = 0
     stop_shown: bool = False  # can_stop, until a stop on a kept draft takes the button away
+    entities: list[dict[str, Any]] = field(default_factory=list)
 
     def expired(self, now: float) -> bool:
         return now - self.updated_at >= DRAFT_LIFETIME
@@ -80,6 +86,8 @@ class Draft:
             out["markdown"] = self.text
         else:
             out["text"] = self.text
+        if self.entities:
+            out["entities"] = self.entities
         if self.parse_mode:
             out["parse_mode"] = self.parse_mode
         if self.message_thread_id:
@@ -94,7 +102,7 @@ class Draft:
 
     def lines(self) -> list[str]:
         """Transcript lines: ``draft <id> (rev <n>): <text>`` and ``    [Stop]`` while the button shows."""
-        body = self.shown_text().replace("\n", "\n    ")
+        body = (to_transcript(self.text, self.entities) if self.text else self.shown_text()).replace("\n", "\n    ")
         lines = [f"draft {self.draft_id} (rev {self.revisions}): {body}"]
         if self.stop_shown:
             lines.append("    [Stop]")
@@ -130,6 +138,7 @@ class Drafts:
         *,
         kind: str,
         text: str,
+        entities: list[dict[str, Any]] | None = None,
         parse_mode: str = "",
         can_stop: bool = False,
         keep_on_stop: bool = False,
@@ -143,6 +152,7 @@ class Drafts:
             self.live[draft_id] = draft
         draft.kind = kind
         draft.text = text
+        draft.entities = list(entities or [])
         draft.parse_mode = parse_mode
         draft.updated_at = now
         draft.revisions += 1
@@ -157,6 +167,7 @@ class Drafts:
                 text=text,
                 at=now,
                 parse_mode=parse_mode,
+                entities=list(entities or []),
                 can_stop=can_stop,
                 keep_on_stop=keep_on_stop,
                 message_thread_id=message_thread_id,

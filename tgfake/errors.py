@@ -39,6 +39,18 @@ NOT_MODIFIED = (
 DELETE_NOT_FOUND = "Bad Request: message to delete not found"
 REPLY_NOT_FOUND = "Bad Request: message to be replied not found"
 REPLY_PARAMS_BAD = "Bad Request: can't parse reply parameters JSON object"
+QUOTE_INVALID = "Bad Request: QUOTE_TEXT_INVALID"
+
+# --- formatting (tgfake.text; TDLib's own words follow the prefixes) ----------------------------------------------
+RAW_TEXT_TOO_LONG = "Bad Request: text is too long"  # over 32 768 bytes before parsing
+STRINGS_NOT_UTF8 = "Bad Request: strings must be encoded in UTF-8"
+PARSE_MODE_BAD = "Bad Request: unsupported parse_mode"
+CANT_PARSE_ENTITIES = "Bad Request: can't parse entities: {reason}"
+CANT_PARSE_ENTITY = "Bad Request: can't parse MessageEntity: {reason}"
+TEXT_MUST_BE_NON_EMPTY = "Bad Request: text must be non-empty"  # empty once parsed and trimmed
+USER_NOT_FOUND = "Bad Request: user not found"  # a text_mention of an impossible user id
+CUSTOM_EMOJI_INVALID = "Bad Request: invalid custom emoji identifier specified"
+DATE_INVALID = "Bad Request: invalid date specified"
 
 # --- keyboards ---------------------------------------------------------------------------------------------------
 KEYBOARD_NOT_ARRAY = 'Bad Request: Field "inline_keyboard" must be of type Array'

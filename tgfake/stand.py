@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -32,6 +31,7 @@ from tgfake.faults import Fault, Faults
 from tgfake.models import BotIn, CallbackIn, FaultIn, FileIn, MessageIn
 from tgfake.options import DEFAULT_BOT_ID, Options
 from tgfake.params import Params, parse_int
+from tgfake.text import plain_entities, utf16_len
 from tgfake.webhooks import Webhook
 from tgfake.world import visibility
 from tgfake.world.bots import Bot, Signal, token_bot_id
@@ -49,13 +49,6 @@ __all__ = ["DEFAULT_USER_ID", "BotCall", "Call", "Described", "Signal", "Stand",
 
 GROUP_ID_BASE = -100000000000
 DEFAULT_GROUP_TITLE = "Fake group"
-
-_COMMAND = re.compile(r"/[A-Za-z0-9_]+(?:@[A-Za-z0-9_]+)?")
-
-
-def utf16_len(text: str) -> int:
-    """Entity offsets and lengths count UTF-16 code units, as Telegram's do."""
-    return len(text.encode("utf-16-le")) // 2
 
 
 def dump(value: Any) -> str:
@@ -474,20 +467,23 @@ class Stand:
     ) -> tuple[int, int]:
         """The person's message: a text, or with ``photo``/``document`` a file whose caption is ``text``.
 
-        A caption's command or mention entity goes out as ``caption_entities``, as Telegram's does. Returns the
-        message id and the update id the addressed bot (``bot``, else the default one) got, 0 if it saw nothing.
+        Entities are the ones Telegram detects (commands, mentions, links, ...); a caption's go out as
+        ``caption_entities``, as Telegram's do. Returns the message id and the update id the addressed bot
+        (``bot``, else the default one) got, 0 if it saw nothing.
         """
         media = photo is not None or document is not None
         bot = self.find_bot(body.bot)
         person = self.person(body.user_id, body.username, body.first_name, name_from_username=True)
         chat = self.person_chat(body, person, bot)
-        entities: list[dict[str, Any]] = []
         if body.mention:
             handle = "@" + bot.username
             text = f"{handle} {text}" if text else handle
-            entities.append({"type": "mention", "offset": 0, "length": utf16_len(handle)})
-        elif m := _COMMAND.match(text):
-            entities.append({"type": "bot_command", "offset": 0, "length": utf16_len(m.group())})
+        entities = [e.json() for e in plain_entities(text)]
+        if body.mention and not (entities and entities[0]["offset"] == 0 and entities[0]["type"] == "mention"):
+            # a bot username the detector would not take (too short, odd characters) is still mentioned
+            entities = [{"offset": 0, "length": utf16_len(handle), "type": "mention"}] + [
+                e for e in entities if e["offset"] >= utf16_len(handle)
+            ]
         reply_to = body.reply_to_message_id if body.reply_to_message_id in chat.messages else None
         msg = chat.add(
             StoredMessage(

@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 
 import aiohttp
 
+from tgfake.text import to_html
 from tgfake.world.people import user_id_for
 
 __all__ = [
@@ -189,6 +190,7 @@ class ChatMessage:
     edited: bool = False
     deleted: bool = False
     keyboard: tuple[tuple[str, ...], ...] = ()
+    entities: tuple[Mapping[str, Any], ...] = ()
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -205,6 +207,7 @@ class ChatMessage:
             edited=bool(raw.get("edited")),
             deleted=bool(raw.get("deleted")),
             keyboard=tuple(rows),
+            entities=tuple(raw.get("entities") or raw.get("caption_entities") or ()),
             raw=raw,
         )
 
@@ -212,6 +215,11 @@ class ChatMessage:
     def body(self) -> str:
         """The text, or the caption of a photo or document."""
         return self.text or self.caption
+
+    @property
+    def html(self) -> str:
+        """The body with its formatting as Telegram's HTML (``<b>Hi</b>``); detected links and mentions stay plain."""
+        return to_html(self.body, self.entities)
 
     def keyboard_text(self) -> str:
         """The keyboard as the text transcript draws it: ``[A] [B]`` per row, rows joined by newlines."""
@@ -533,7 +541,12 @@ class _Core:
         return None
 
     def wait_for_reply(
-        self, chat: int | None, text: str | None, containing: str | None, timeout: float | None
+        self,
+        chat: int | None,
+        text: str | None,
+        containing: str | None,
+        timeout: float | None,
+        html: str | None = None,
     ) -> _Op[ChatMessage]:
         """The bot's next message in the chat, once it matches; consumed, so the next call sees the one after.
 
@@ -552,6 +565,8 @@ class _Core:
                 return None
             if containing is not None and containing not in m.body:
                 return None
+            if html is not None and m.html != html:
+                return None
             return m
 
         want = "the bot's next message"
@@ -559,6 +574,8 @@ class _Core:
             want += f" to read {text!r}"
         if containing is not None:
             want += f" to contain {containing!r}"
+        if html is not None:
+            want += f" to read {html!r} as HTML"
         found = yield from self.wait_until(check, timeout, f"{want} in chat {chat_id}", wrong=lambda: bool(seen))
         self.cursor[chat_id] = found.message_id
         return found
@@ -890,9 +907,12 @@ class StandClient:
         text: str | None = None,
         containing: str | None = None,
         timeout: float | None = None,
+        html: str | None = None,
     ) -> ChatMessage:
-        """The bot's next message in the chat (the last one a person acted in), once it matches."""
-        return self._driver.run(self._core.wait_for_reply(chat, text, containing, timeout))
+        """The bot's next message in the chat (the last one a person acted in), once it matches.
+
+        ``html`` compares the formatted message as Telegram's HTML (:attr:`ChatMessage.html`)."""
+        return self._driver.run(self._core.wait_for_reply(chat, text, containing, timeout, html))
 
     def expect_reply(
         self,
@@ -901,9 +921,11 @@ class StandClient:
         containing: str | None = None,
         chat: int | None = None,
         timeout: float | None = None,
+        html: str | None = None,
     ) -> ChatMessage:
-        """Assert the bot's next message reads ``text`` (or contains ``containing``); else show the chat."""
-        return self.wait_for_reply(chat=chat, text=text, containing=containing, timeout=timeout)
+        """Assert the bot's next message reads ``text`` (or contains ``containing``, or is ``html``); else show
+        the chat."""
+        return self.wait_for_reply(chat=chat, text=text, containing=containing, timeout=timeout, html=html)
 
     def expect_no_reply(self, *, chat: int | None = None, within: float = QUIET_PERIOD) -> None:
         """Assert the bot posts nothing new in the chat for ``within`` seconds."""
@@ -1061,8 +1083,9 @@ class AsyncStandClient:
         text: str | None = None,
         containing: str | None = None,
         timeout: float | None = None,
+        html: str | None = None,
     ) -> ChatMessage:
-        return await self._driver.run(self._core.wait_for_reply(chat, text, containing, timeout))
+        return await self._driver.run(self._core.wait_for_reply(chat, text, containing, timeout, html))
 
     async def expect_reply(
         self,
@@ -1071,8 +1094,9 @@ class AsyncStandClient:
         containing: str | None = None,
         chat: int | None = None,
         timeout: float | None = None,
+        html: str | None = None,
     ) -> ChatMessage:
-        return await self.wait_for_reply(chat=chat, text=text, containing=containing, timeout=timeout)
+        return await self.wait_for_reply(chat=chat, text=text, containing=containing, timeout=timeout, html=html)
 
     async def expect_no_reply(self, *, chat: int | None = None, within: float = QUIET_PERIOD) -> None:
         await self._driver.run(self._core.expect_no_reply(chat, within))

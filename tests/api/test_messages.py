@@ -70,10 +70,12 @@ async def test_send_message_refusals_in_order(wire: Wire, params: dict[str, Any]
     await wire.refused("sendMessage", 400, description, **params)
 
 
-async def test_text_limits_count_code_points_and_accept_whitespace(wire: Wire) -> None:
+async def test_text_limits_count_code_points_and_refuse_blank_text(wire: Wire) -> None:
     assert (await wire.ok("sendMessage", chat_id=4242, text="я" * 4096))["text"] == "я" * 4096
     assert (await wire.ok("sendMessage", chat_id=4242, text="🙂" * 4096))["message_id"] == 2
-    assert (await wire.ok("sendMessage", chat_id=4242, text="   "))["text"] == "   "
+    # Telegram trims the text; one left empty is refused in TDLib's words
+    await wire.refused("sendMessage", 400, "Bad Request: text must be non-empty", chat_id=4242, text="  \n ")
+    assert (await wire.ok("sendMessage", chat_id=4242, text="  hi\n "))["text"] == "hi"
 
 
 async def test_a_refused_send_stores_and_mints_nothing(wire: Wire) -> None:
@@ -174,14 +176,15 @@ async def test_broken_reply_parameters_are_refused(wire: Wire, bad: str) -> None
     )
 
 
-async def test_parse_mode_is_kept_in_the_view(wire: Wire) -> None:
+async def test_the_view_shows_the_parsed_text_its_entities_and_the_parse_mode(wire: Wire) -> None:
     await wire.ok("sendMessage", chat_id=4242, text="<b>x</b>", parse_mode="HTML")
     assert (await view(wire))["messages"] == [
         {
             "message_id": 1,
             "from": "bot",
             "username": "tgfake_bot",
-            "text": "<b>x</b>",
+            "text": "x",
+            "entities": [{"offset": 0, "length": 1, "type": "bold"}],
             "parse_mode": "HTML",
             "edited": False,
             "deleted": False,
@@ -382,7 +385,7 @@ async def test_wire_objects_keep_telegrams_field_order(wire: Wire, clock: Manual
     assert list(updates[0]["message"]) == ["message_id", "from", "chat", "date", "text", "entities"]
     assert list(updates[1]["message"]) == ["message_id", "from", "chat", "date", "text", "reply_to_message"]
     assert list(updates[2]["callback_query"]) == ["id", "from", "message", "chat_instance", "data"]
-    assert list(updates[0]["message"]["entities"][0]) == ["type", "offset", "length"]
+    assert list(updates[0]["message"]["entities"][0]) == ["offset", "length", "type"]  # as the Bot API writes them
     _, outbox = await wire.sim("GET", "/sim/outbox?method=editMessageText")
     assert list(outbox["calls"][0]) == ["seq", "at", "method", "params", "status", "response", "bot_id"]
 

@@ -163,7 +163,8 @@ async def test_a_fault_on_get_updates_confirms_nothing(wire: Wire) -> None:
         ("/start", [{"type": "bot_command", "offset": 0, "length": 6}]),
         ("/start@tgfake_bot deep", [{"type": "bot_command", "offset": 0, "length": 17}]),
         ("/buy_2 🙂", [{"type": "bot_command", "offset": 0, "length": 6}]),
-        ("say /start", None),
+        ("say /start", [{"type": "bot_command", "offset": 4, "length": 6}]),  # anywhere, as Telegram finds them
+        ("a/start", None),
         ("/ start", None),
         ("/ёжик", None),
     ],
@@ -181,7 +182,10 @@ async def test_a_mention_in_a_supergroup(wire: Wire) -> None:
     [update] = await wire.ok("getUpdates")
     msg = update["message"]
     assert msg["text"] == "@tgfake_bot /start hi"
-    assert msg["entities"] == [{"type": "mention", "offset": 0, "length": 11}]
+    assert msg["entities"] == [
+        {"type": "mention", "offset": 0, "length": 11},
+        {"type": "bot_command", "offset": 12, "length": 6},
+    ]
     assert msg["chat"] == {"id": -100000004242, "type": "supergroup", "title": "Fake group"}
 
 

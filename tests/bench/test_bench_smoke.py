@@ -25,6 +25,7 @@ STAND_ROWS = [
     "baseline: bare aiohttp JSON",
     "getMe",
     "sendMessage (form, inline keyboard)",
+    "sendMessage (form, parse_mode HTML)",
     "POST /sim/message",
     "GET /sim/chat/{id}?format=text (10 msgs)",
     "baseline: bare aiohttp hold/wake",

@@ -59,3 +59,17 @@ def test_the_page_renders_the_conversation_keyboard_draft_and_outbox(tgfake: Sta
     assert ">Ping</button>" in dom
     assert "Still thinking" in dom
     assert "sendMessageDraft 200" in dom  # the Bot API calls column
+
+
+def test_the_page_renders_formatting_from_entities_and_keeps_bot_text_inert(
+    tgfake: StandClient, tmp_path: Path
+) -> None:
+    tgfake.send("/start")
+    text = "<b>Bold</b> <i>it</i> <code>x&lt;y</code> &lt;img src=x onerror=alert(1)&gt; <tg-spoiler>s</tg-spoiler>"
+    assert bot_call(tgfake.url, "sendMessage", chat_id="4242", text=text, parse_mode="HTML")["ok"]
+    dom = rendered_dom(tgfake.url + "/", tmp_path / "profile")
+    assert "<b>Bold</b>" in dom
+    assert "<i>it</i>" in dom
+    assert "<code>x&lt;y</code>" in dom
+    assert "&lt;img src=x onerror=alert(1)&gt;" in dom  # the bot's text is text, never markup
+    assert '<span class="spoiler">s</span>' in dom

@@ -292,12 +292,23 @@ async def test_a_message_in_another_thread_leaves_the_draft(wire: Wire) -> None:
     assert await drafts(wire) == []
 
 
-async def test_message_draft_keeps_parse_mode_and_thread(wire: Wire) -> None:
+async def test_message_draft_is_parsed_and_keeps_parse_mode_and_thread(wire: Wire) -> None:
     await wire.ok(
         "sendMessageDraft", chat_id=4242, draft_id=1, text="<b>hi</b>", parse_mode="HTML", message_thread_id=5
     )
     [draft] = await drafts(wire)
-    assert (draft["text"], draft["parse_mode"], draft["message_thread_id"]) == ("<b>hi</b>", "HTML", 5)
+    assert (draft["text"], draft["parse_mode"], draft["message_thread_id"]) == ("hi", "HTML", 5)
+    assert draft["entities"] == [{"offset": 0, "length": 2, "type": "bold"}]
+    assert await wire.text() == "draft 1 (rev 1): **hi**\n"
+    await wire.refused(
+        "sendMessageDraft",
+        400,
+        'Bad Request: can\'t parse entities: Can\'t find end tag corresponding to start tag "b"',
+        chat_id=4242,
+        draft_id=1,
+        text="<b>hi",
+        parse_mode="HTML",
+    )
 
 
 async def test_message_draft_only_in_private_chats(wire: Wire) -> None:

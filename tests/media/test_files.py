@@ -120,7 +120,7 @@ async def test_media_carry_a_keyboard_and_a_reply(wire: Wire) -> None:
     msg = body["result"]
     assert msg["reply_markup"] == {"inline_keyboard": [[{"text": "Like", "callback_data": "like"}]]}
     assert msg["reply_to_message"]["text"] == "send me a picture"
-    assert await wire.text() == "[1] alice: send me a picture\n[2] bot: [photo p.gif 7x5] <b>hi</b>\n    [Like]\n"
+    assert await wire.text() == "[1] alice: send me a picture\n[2] bot: [photo p.gif 7x5] **hi**\n    [Like]\n"
     view = (await wire.sim("GET", "/sim/chat/4242"))[1]["messages"][1]
     assert view["parse_mode"] == "HTML"
     assert view["reply_to_message_id"] == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -9,6 +10,7 @@ from tgfake import errors
 from tgfake.chats import Chat, Keyboard, StoredMessage
 from tgfake.errors import bad_request
 from tgfake.params import Params, loads, parse_int
+from tgfake.text import FormattedText, format_text, utf16_len
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
@@ -25,27 +27,46 @@ def chat_id(p: Params) -> int:
     return value
 
 
-def check_text(text: str | None) -> str:
-    """Message text is 1..4096 code points; whitespace-only text is accepted."""
+def message_text(p: Params) -> FormattedText:
+    """``text`` with ``parse_mode`` or ``entities``: 1..4096 code points once parsed and trimmed (see tgfake.text)."""
+    text = p.get("text")
     if not text:
         raise bad_request(errors.TEXT_EMPTY)
-    if len(text) > MAX_TEXT:
-        raise bad_request(errors.TEXT_TOO_LONG)
-    return text
+    return format_text(text, p.text("parse_mode"), p.get("entities"), limit=MAX_TEXT)
 
 
-def check_caption(caption: str) -> str:
-    if len(caption) > MAX_CAPTION:
-        raise bad_request(errors.CAPTION_TOO_LONG)
-    return caption
+def caption_text(p: Params) -> FormattedText:
+    """``caption`` with ``parse_mode`` or ``caption_entities``: up to 1024 code points once parsed, may be empty."""
+    return format_text(
+        p.text("caption"),
+        p.text("parse_mode"),
+        p.get("caption_entities"),
+        allow_empty=True,
+        limit=MAX_CAPTION,
+        too_long=errors.CAPTION_TOO_LONG,
+    )
 
 
-def reply_target(p: Params, chat: Chat) -> int | None:
-    """The message a send quotes: ``reply_parameters`` first, else ``reply_to_message_id``.
+def user_json(ctx: BotCall, user_id: int) -> dict[str, Any]:
+    """A text_mention's user as the Bot API writes it: the person's (or bot's) names when the stand knows them."""
+    known = ctx.world.users.get(user_id)
+    if known is None and user_id in ctx.stand.bots:
+        known = ctx.stand.bots[user_id].user
+    return known.json() if known is not None else {"id": user_id, "is_bot": False, "first_name": ""}
+
+
+def entities_json(ctx: BotCall, text: FormattedText) -> list[dict[str, Any]]:
+    return text.entities_json(lambda uid: user_json(ctx, uid))
+
+
+def reply_target(p: Params, chat: Chat) -> tuple[int | None, dict[str, Any] | None]:
+    """The message a send replies to (``reply_parameters`` first, else ``reply_to_message_id``) and its quote.
 
     A missing or deleted target is refused unless ``allow_sending_without_reply``, then the send is unthreaded.
     """
     raw = p.get("reply_parameters")
+    quote: FormattedText | None = None
+    position = 0
     if raw:
         try:
             obj = loads(raw)
@@ -64,16 +85,55 @@ def reply_target(p: Params, chat: Chat) -> int | None:
             raise bad_request(errors.REPLY_PARAMS_BAD)
         target_id = mid or 0
         allow = allow is True
+        quote, position = _quote(obj)
     else:
         target_id = parse_int(p.text("reply_to_message_id")) or 0
         allow = p.flag("allow_sending_without_reply")
     if not target_id:
-        return None
-    if chat.live(target_id) is None:
+        return None, None
+    target = chat.live(target_id)
+    if target is None:
         if allow:
-            return None
+            return None, None
         raise bad_request(errors.REPLY_NOT_FOUND)
-    return target_id
+    return target_id, (_quoted(target, quote, position) if quote is not None else None)
+
+
+QUOTE_TYPES = frozenset({"bold", "italic", "underline", "strikethrough", "spoiler", "custom_emoji", "date_time"})
+
+
+def _quote(obj: dict[str, Any]) -> tuple[FormattedText | None, int]:
+    """``quote`` with ``quote_parse_mode``/``quote_entities``, parsed like any text (refusals included)."""
+    fields = ("quote", "quote_parse_mode", "quote_entities", "quote_position")
+    text, mode, entities, position = (obj.get(k) for k in fields)
+    if not isinstance(text, str) or not text:
+        return None, 0
+    raw_entities = json.dumps(entities) if isinstance(entities, list) else None
+    quote = format_text(text, mode if isinstance(mode, str) else "", raw_entities, allow_empty=True)
+    if not quote.text:
+        return None, 0
+    kept = tuple(e for e in quote.entities if e.type in QUOTE_TYPES)
+    return FormattedText(quote.text, kept), position if isinstance(position, int) and position >= 0 else 0
+
+
+def _quoted(target: StoredMessage, quote: FormattedText, position: int) -> dict[str, Any]:
+    """The reply's ``quote``: it must be a part of the replied message's text (at ``quote_position`` if it is
+    there, else its first occurrence)."""
+    body = target.caption if target.is_media else target.text
+    units = body.encode("utf-16-le")
+    wanted = quote.text.encode("utf-16-le")
+    at = position if units[2 * position : 2 * position + len(wanted)] == wanted else -1
+    if at < 0:
+        index = body.find(quote.text)
+        if index < 0:
+            raise bad_request(errors.QUOTE_INVALID)
+        at = utf16_len(body[:index])
+    out: dict[str, Any] = {"text": quote.text}
+    if quote.entities:
+        out["entities"] = quote.entities_json()
+    out["position"] = at
+    out["is_manual"] = True
+    return out
 
 
 def own_message(ctx: BotCall, p: Params) -> tuple[Chat, StoredMessage]:
@@ -104,7 +164,7 @@ def post_message(
     replaces the drafts streamed in its thread (their history stays).
     """
     chat = ctx.chat_for_send(cid)
-    reply_to = reply_target(p, chat)
+    reply_to, quote = reply_target(p, chat)
     if attach is not None:
         fields.update(attach())
     thread = parse_int(p.text("message_thread_id")) or 0
@@ -115,6 +175,7 @@ def post_message(
             date=ctx.unix_now(),
             sender=ctx.bot.user,
             reply_to=reply_to,
+            quote=quote,
             keyboard=keyboard,
             thread_id=thread if chat.is_forum else 0,
             **fields,

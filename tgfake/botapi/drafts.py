@@ -6,16 +6,14 @@ leave the chat's messages alone; the bot is expected to send the final text with
 
 from __future__ import annotations
 
-import html
-import re
 from typing import TYPE_CHECKING, Any
 
-from tgfake import errors
-from tgfake.botapi.common import MAX_TEXT, chat_id, post_message
+from tgfake.botapi.common import MAX_TEXT, chat_id, entities_json, post_message
 from tgfake.botapi.keyboards import parse_inline_keyboard
 from tgfake.botapi.registry import bot_method
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
+from tgfake.text import format_text
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
@@ -47,7 +45,10 @@ def _draft_id(p: Params) -> int:
 
 @bot_method("sendRichMessage")
 async def send_rich_message(ctx: BotCall, p: Params) -> Any:
-    """A message whose text is the markdown (else the html), flagged ``rich``; no 4096 limit, keyboards allowed."""
+    """A message whose text is the markdown (else the html), flagged ``rich``; no 4096 limit, keyboards allowed.
+
+    The rich formats are kept as written: telegram-bot-api has no parser for them to port (docs/formatting.md).
+    """
     cid = chat_id(p)
     rich = _rich_message(p)
     text = rich.get("markdown") or rich.get("html") or ""
@@ -80,22 +81,23 @@ async def send_rich_message_draft(ctx: BotCall, p: Params) -> Any:
 async def send_message_draft(ctx: BotCall, p: Params) -> Any:
     """Bot API 9.3+: a text preview in a private chat, 0..4096 characters after parsing (empty = "Thinking…").
 
+    The text is parsed like a message's (``parse_mode`` or ``entities``, same refusals); the draft keeps the result.
+
     ``can_stop`` and ``keep_on_stop`` are honoured as for rich drafts (Telegram's newer docs add them here too).
     """
     cid = chat_id(p)
     if ctx.chat_type(cid) != "private":
         raise bad_request(DRAFT_PEER_INVALID)
     draft_id = _draft_id(p)
-    text = p.text("text")
     parse_mode = p.text("parse_mode")
-    if len(visible_text(text, parse_mode)) > MAX_TEXT:
-        raise bad_request(errors.TEXT_TOO_LONG)
+    text = format_text(p.text("text"), parse_mode, p.get("entities"), allow_empty=True, limit=MAX_TEXT)
     chat = ctx.chat_for_send(cid)
     chat.drafts.revise(
         ctx.now(),
         draft_id,
         kind="text",
-        text=text,
+        text=text.text,
+        entities=entities_json(ctx, text),
         parse_mode=parse_mode,
         can_stop=p.flag("can_stop"),
         keep_on_stop=p.flag("keep_on_stop"),
@@ -104,27 +106,4 @@ async def send_message_draft(ctx: BotCall, p: Params) -> Any:
     return True
 
 
-_TAG = re.compile(r"<[^<>]*>")
-_MD_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
-_MD_V2_MARKS = re.compile(r"(?<!\\)(?:\|\||__|[*_~`])")
-_MD_MARKS = re.compile(r"[*_`]")
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-
-
-def visible_text(text: str, parse_mode: str) -> str:
-    """The text a reader sees once the markup is parsed (for the length limit; markup is not validated).
-
-    HTML loses its tags and entities are decoded; Markdown loses its marks and link targets; anything
-    else is taken as plain text.
-    """
-    mode = parse_mode.strip().lower()
-    if mode == "html":
-        return html.unescape(_TAG.sub("", text))
-    if mode == "markdownv2":
-        return _MD_ESCAPE.sub(r"\1", _MD_V2_MARKS.sub("", _LINK.sub(r"\1", text)))
-    if mode == "markdown":
-        return _MD_MARKS.sub("", _LINK.sub(r"\1", text))
-    return text
-
-
-__all__ = ["send_message_draft", "send_rich_message", "send_rich_message_draft", "visible_text"]
+__all__ = ["send_message_draft", "send_rich_message", "send_rich_message_draft"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tgfake.botapi.common import chat_id, check_caption, post_message
+from tgfake.botapi.common import caption_text, chat_id, entities_json, post_message
 from tgfake.botapi.keyboards import parse_inline_keyboard
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import StoredFile
@@ -45,7 +45,7 @@ async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
         known = for_resend(ctx.stand, value, kind)
     elif len(upload.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
         raise bad_request(FILE_TOO_BIG)
-    caption = check_caption(p.text("caption"))
+    caption = caption_text(p)
     keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
     size = (0, 0)
     if upload is not None and kind == "photo":
@@ -66,7 +66,8 @@ async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
         cid,
         keyboard,
         attach=attach,
-        caption=caption,
+        caption=caption.text,
+        entities=entities_json(ctx, caption),
         parse_mode=p.text("parse_mode"),
     )
 

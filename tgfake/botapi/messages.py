@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.botapi.common import chat_id, check_text, own_message, post_message
+from tgfake.botapi.common import chat_id, entities_json, message_text, own_message, post_message
 from tgfake.botapi.keyboards import parse_inline_keyboard, same_keyboard
 from tgfake.botapi.registry import bot_method
 from tgfake.errors import bad_request
@@ -18,19 +18,23 @@ if TYPE_CHECKING:
 @bot_method("sendMessage")
 async def send_message(ctx: BotCall, p: Params) -> Any:
     cid = chat_id(p)
-    text = check_text(p.get("text"))
+    text = message_text(p)
     keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
-    return post_message(ctx, p, cid, keyboard, text=text, parse_mode=p.text("parse_mode"))
+    return post_message(
+        ctx, p, cid, keyboard, text=text.text, entities=entities_json(ctx, text), parse_mode=p.text("parse_mode")
+    )
 
 
 @bot_method("editMessageText")
 async def edit_message_text(ctx: BotCall, p: Params) -> Any:
     chat, msg = own_message(ctx, p)
-    text = check_text(p.get("text"))
+    text = message_text(p)
+    entities = entities_json(ctx, text)
     keyboard = parse_inline_keyboard(p.get("reply_markup"), chat.type)
-    if text == msg.text and same_keyboard(keyboard, msg.keyboard):
+    if text.text == msg.text and entities == msg.entities and same_keyboard(keyboard, msg.keyboard):
         raise bad_request(errors.NOT_MODIFIED)
-    msg.text = text
+    msg.text = text.text
+    msg.entities = entities
     msg.keyboard = keyboard
     msg.parse_mode = p.text("parse_mode")
     msg.edit_date = ctx.unix_now()
