@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
-from tgfake.botapi import bot, drafts, files, media, menu, messages, webhook
+from tgfake.botapi import bot, chats, drafts, files, invites, media, members, menu, messages, topics, webhook
 from tgfake.botapi.registry import bot_method, lookup, method_names
 
-__all__ = ["bot", "bot_method", "drafts", "files", "lookup", "media", "menu", "messages", "method_names", "webhook"]
+__all__ = [
+    "bot",
+    "bot_method",
+    "chats",
+    "drafts",
+    "files",
+    "invites",
+    "lookup",
+    "media",
+    "members",
+    "menu",
+    "messages",
+    "method_names",
+    "topics",
+    "webhook",
+]
