@@ -61,3 +61,10 @@ async def status_of(wire: Wire, chat_id: int, user_id: int) -> dict[str, Any]:
     member = await wire.ok("getChatMember", chat_id=chat_id, user_id=user_id)
     assert isinstance(member, dict)
     return member
+
+
+def bot_lines(wire: Wire, chat_id: int, bot_id: int = BOT) -> list[str]:
+    """The texts a bot posted in a chat (a positive id: its private chat with that person), oldest first."""
+    chat = wire.stand.world.chats.get(chat_id) or wire.stand.world.private.get((bot_id, chat_id))
+    assert chat is not None
+    return [m.text for m in chat.messages.values() if m.sender is not None and m.sender.id == bot_id and m.text]

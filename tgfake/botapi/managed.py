@@ -16,26 +16,32 @@ from tgfake.chats import Chat
 from tgfake.errors import bad_request
 from tgfake.params import Params, loads
 from tgfake.world import rights, visibility
-from tgfake.world.members import MEDIA_PERMISSIONS, PERMISSIONS, Member
+from tgfake.world.members import PERMISSIONS, Member
 from tgfake.world.people import User
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
 
 READ, READ_MEMBERS, WRITE = "read", "read_members", "write"
+# What can_send_media_messages stands for.
+MEDIA_KINDS: tuple[str, ...] = ("can_send_audios", "can_send_documents", "can_send_photos", "can_send_videos")
+MEDIA_KINDS += ("can_send_video_notes", "can_send_voice_notes")
 MAX_TITLE = 128  # code points: a chat title or a topic name is cut there, as TDLib's clean_name does
 _LEADING_INT = re.compile(r"[+-]?\d+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-def managed_chat(ctx: BotCall, p: Params, access: str = WRITE) -> Chat:
-    """The chat named by ``chat_id`` as this bot may use it, or Telegram's refusal."""
+def managed_chat(ctx: BotCall, p: Params, access: str = WRITE, types: tuple[str, ...] = (), refusal: str = "") -> Chat:
+    """The chat named by ``chat_id`` as this bot may use it, or Telegram's refusal; with ``types``, a chat of
+    another type is refused with ``refusal`` (after the access check, as telegram-bot-api orders them)."""
     chat = ctx.chat(chat_id(p))
     if chat is None:
         raise bad_request(errors.CHAT_NOT_FOUND)
     if chat.type != "private":
         write = access == WRITE or (access == READ_MEMBERS and chat.type == "group")
         visibility.check_access(chat, ctx.bot, write=write)
+    if types and chat.type not in types:
+        raise bad_request(refusal)
     return chat
 
 
@@ -118,7 +124,7 @@ def parse_permissions(p: Params, *, allow_legacy: bool, independent: bool) -> tu
     for name in ("can_change_info", "can_invite_users", "can_pin_messages"):
         perms[name] = flag(name)
     perms["can_manage_topics"] = flag("can_manage_topics", perms["can_pin_messages"])
-    kinds = [name for name in MEDIA_PERMISSIONS if name.startswith("can_send_") and name not in _NOT_MEDIA]
+    kinds = MEDIA_KINDS
     if any(name in obj for name in kinds):
         for name in kinds:
             perms[name] = flag(name)
@@ -136,9 +142,6 @@ def parse_permissions(p: Params, *, allow_legacy: bool, independent: bool) -> tu
     if perms["can_send_polls"] and not independent:
         perms["can_send_messages"] = True
     return perms, False
-
-
-_NOT_MEDIA = ("can_send_polls", "can_send_other_messages")
 
 
 def _legacy_permissions(p: Params, independent: bool) -> tuple[dict[str, bool], bool]:
@@ -160,9 +163,7 @@ def _legacy_permissions(p: Params, independent: bool) -> tuple[dict[str, bool], 
     perms["can_send_messages"] = messages
     perms["can_send_other_messages"] = other
     perms["can_add_web_page_previews"] = previews
-    for name in ("can_send_audios", "can_send_documents", "can_send_photos", "can_send_videos"):
-        perms[name] = media
-    perms["can_send_video_notes"] = perms["can_send_voice_notes"] = media
+    perms.update(dict.fromkeys(MEDIA_KINDS, media))
     perms["can_edit_tag"] = perms["can_pin_messages"]
     perms["can_react_to_messages"] = messages
     return perms, legacy
@@ -171,17 +172,7 @@ def _legacy_permissions(p: Params, independent: bool) -> tuple[dict[str, bool], 
 def permissions_json(perms: dict[str, bool]) -> dict[str, Any]:
     """The Bot API ``ChatPermissions`` in telegram-bot-api's order, ``can_send_media_messages`` derived."""
     out: dict[str, Any] = {"can_send_messages": perms.get("can_send_messages", False)}
-    out["can_send_media_messages"] = any(
-        perms.get(name, False)
-        for name in (
-            "can_send_audios",
-            "can_send_documents",
-            "can_send_photos",
-            "can_send_videos",
-            "can_send_video_notes",
-            "can_send_voice_notes",
-        )
-    )
+    out["can_send_media_messages"] = any(perms.get(name, False) for name in MEDIA_KINDS)
     for name in PERMISSIONS[1:]:
         out[name] = perms.get(name, False)
     return out

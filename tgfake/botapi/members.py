@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from tgfake.stand import BotCall
 
 MAX_CUSTOM_TITLE = 16  # code points
+SUPERGROUP_OR_CHANNEL = ("supergroup", "channel")
 
 
 def _member_or_missing(ctx: BotCall, chat: Chat, user_id: int) -> Member:
@@ -135,9 +136,7 @@ async def ban_chat_member(ctx: BotCall, p: Params) -> Any:
 async def unban_chat_member(ctx: BotCall, p: Params) -> Any:
     """Leaves the person free to join again (``left``); without ``only_if_banned`` a member is removed too."""
     user_id = user_arg(p)
-    chat = managed_chat(ctx, p, WRITE)
-    if chat.type not in ("supergroup", "channel"):
-        raise bad_request(errors.SUPERGROUP_OR_CHANNEL_ONLY)
+    chat = managed_chat(ctx, p, WRITE, SUPERGROUP_OR_CHANNEL, errors.SUPERGROUP_OR_CHANNEL_ONLY)
     if p.flag("only_if_banned"):
         old = _member_or_missing(ctx, chat, user_id)
         if old.status != KICKED:
@@ -158,9 +157,7 @@ async def restrict_chat_member(ctx: BotCall, p: Params) -> Any:
     until_date = int_arg(p, "until_date")
     independent = p.flag("use_independent_chat_permissions")
     perms, legacy = parse_permissions(p, allow_legacy=True, independent=independent)
-    chat = managed_chat(ctx, p, WRITE)
-    if chat.type != "supergroup":
-        raise bad_request(errors.SUPERGROUP_ONLY)
+    chat = managed_chat(ctx, p, WRITE, ("supergroup",), errors.SUPERGROUP_ONLY)
     old = _member_or_missing(ctx, chat, user_id)
     if legacy and old.status == RESTRICTED:
         for name in ("can_send_polls", "can_change_info", "can_invite_users", "can_pin_messages", "can_manage_topics"):
@@ -187,9 +184,7 @@ async def promote_chat_member(ctx: BotCall, p: Params) -> Any:
     wanted = {name: p.flag(name) for name in ALL_ADMIN_RIGHTS}
     wanted["can_manage_video_chats"] = wanted["can_manage_video_chats"] or p.flag("can_manage_voice_chats")
     anonymous = p.flag("is_anonymous")
-    chat = managed_chat(ctx, p, WRITE)
-    if chat.type not in ("supergroup", "channel"):
-        raise bad_request(errors.SUPERGROUP_OR_CHANNEL_ONLY)
+    chat = managed_chat(ctx, p, WRITE, SUPERGROUP_OR_CHANNEL, errors.SUPERGROUP_OR_CHANNEL_ONLY)
     promotion = anonymous or any(wanted.values())
     if chat.type == "channel" and promotion and "can_restrict_members" not in p.values:
         wanted["can_restrict_members"] = True
@@ -214,9 +209,7 @@ async def promote_chat_member(ctx: BotCall, p: Params) -> Any:
 async def set_chat_administrator_custom_title(ctx: BotCall, p: Params) -> Any:
     """Only for an administrator this bot promoted; 0-16 characters, emoji not checked."""
     user_id = user_arg(p)
-    chat = managed_chat(ctx, p, WRITE)
-    if chat.type not in ("group", "supergroup"):
-        raise bad_request(errors.GROUPS_ONLY)
+    chat = managed_chat(ctx, p, WRITE, ("group", "supergroup"), errors.GROUPS_ONLY)
     old = _member_or_missing(ctx, chat, user_id)
     if old.status == CREATOR:
         raise bad_request(errors.OWNER_CUSTOM_TITLE)
