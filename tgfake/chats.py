@@ -133,6 +133,42 @@ class JoinRequest:
     invite_link: dict[str, Any] | None = None
 
 
+@dataclass(slots=True)
+class InviteLink:
+    """An invite link an administrator made (``https://t.me/+…``); the primary one is ``exportChatInviteLink``'s."""
+
+    invite_link: str
+    creator: User
+    name: str = ""
+    expire_date: int = 0
+    member_limit: int = 0
+    creates_join_request: bool = False
+    is_primary: bool = False
+    is_revoked: bool = False
+    subscription_period: int = 0
+    subscription_price: int = 0
+
+    def json(self, pending: int = 0) -> dict[str, Any]:
+        """The Bot API ``ChatInviteLink``, fields in telegram-bot-api's order."""
+        out: dict[str, Any] = {"invite_link": self.invite_link}
+        if self.name:
+            out["name"] = self.name
+        out["creator"] = self.creator.json()
+        if self.expire_date:
+            out["expire_date"] = self.expire_date
+        if self.member_limit:
+            out["member_limit"] = self.member_limit
+        if pending:
+            out["pending_join_request_count"] = pending
+        if self.subscription_period:
+            out["subscription_period"] = self.subscription_period
+            out["subscription_price"] = self.subscription_price
+        out["creates_join_request"] = self.creates_join_request
+        out["is_primary"] = self.is_primary
+        out["is_revoked"] = self.is_revoked
+        return out
+
+
 def type_for_id(chat_id: int) -> str:
     """The type of a chat nobody has described yet: positive ids are private chats, ``-100…`` ids supergroups or
     channels (taken as supergroups), other negative ids groups."""
@@ -170,6 +206,10 @@ class Chat:
     typing_at: float | None = None
     callbacks: list[CallbackAnswer] = field(default_factory=list)
     drafts: Drafts = field(default_factory=Drafts)
+    photo: StoredFile | None = None  # setChatPhoto's upload
+    invite_links: dict[str, InviteLink] = field(default_factory=dict)  # by link, the primary one included
+    banned_senders: dict[int, int] = field(default_factory=dict)  # banChatSenderChat: sender chat id -> until_date
+    general: Topic = field(default_factory=lambda: Topic(message_thread_id=1, name="General"))  # a forum's General
 
     def add(self, message: StoredMessage) -> StoredMessage:
         self.messages[message.message_id] = message

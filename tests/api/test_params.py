@@ -66,7 +66,7 @@ async def test_everything_after_the_token_is_the_method(wire: Wire) -> None:
 
 
 async def test_unknown_method_is_404_and_recorded(wire: Wire) -> None:
-    await wire.refused("getChat", 404, "Not Found: method not found", chat_id=4242)
+    await wire.refused("noSuchMethod", 404, "Not Found: method not found", chat_id=4242)
     [call] = await wire.outbox()
     assert call["response"] == {"ok": False, "error_code": 404, "description": "Not Found: method not found"}
 

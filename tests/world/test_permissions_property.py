@@ -1,0 +1,51 @@
+"""The ChatPermissions decoder against arbitrary JSON objects (hypothesis): it never fails but with Telegram's words."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tgfake import errors
+from tgfake.botapi.managed import parse_permissions
+from tgfake.errors import TelegramError
+from tgfake.params import Params
+from tgfake.world.members import PERMISSIONS
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=5,
+)
+FIELDS = st.sampled_from([*PERMISSIONS, "can_send_media_messages", "other"])
+
+
+@given(st.dictionaries(FIELDS, JSON_VALUES, max_size=8), st.booleans())
+def test_any_object_decodes_or_names_the_field_that_is_not_a_boolean(obj: dict[str, Any], independent: bool) -> None:
+    params = Params(values={"permissions": json.dumps(obj)})
+    bad = {errors.PERMISSIONS_FIELD.format(name=n) for n, v in obj.items() if n != "other" and not isinstance(v, bool)}
+    if bad:
+        with pytest.raises(TelegramError) as refused:
+            parse_permissions(params, allow_legacy=True, independent=independent)
+        assert (refused.value.status, refused.value.description in bad) == (400, True)
+        return
+    perms, legacy = parse_permissions(params, allow_legacy=True, independent=independent)
+    assert not legacy
+    assert set(perms) == set(PERMISSIONS)
+    if independent:  # nothing implied: each permission named is taken as given
+        for name in PERMISSIONS:
+            if name in obj:
+                assert perms[name] is obj[name]
+
+
+@given(st.booleans(), st.booleans(), st.booleans())
+def test_polls_imply_messages_unless_independent_and_photos_do_not(
+    photos: bool, polls: bool, independent: bool
+) -> None:
+    params = Params(values={"permissions": json.dumps({"can_send_photos": photos, "can_send_polls": polls})})
+    perms, _ = parse_permissions(params, allow_legacy=False, independent=independent)
+    assert perms["can_send_messages"] is (not independent and polls)
+    assert perms["can_send_photos"] is photos
