@@ -189,6 +189,7 @@ class ChatMessage:
     edited: bool = False
     deleted: bool = False
     keyboard: tuple[tuple[str, ...], ...] = ()
+    kind: str = "text"  # or photo, video, sticker, poll, location...: what the message carries
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -205,6 +206,7 @@ class ChatMessage:
             edited=bool(raw.get("edited")),
             deleted=bool(raw.get("deleted")),
             keyboard=tuple(rows),
+            kind=str(raw.get("kind") or ("service" if raw.get("service") else "text")),
             raw=raw,
         )
 
