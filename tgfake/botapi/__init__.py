@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tgfake.botapi import (
+    albums,
     boosts,
     bot,
     business,
@@ -22,6 +23,7 @@ from tgfake.botapi import (
 from tgfake.botapi.registry import bot_method, lookup, method_names
 
 __all__ = [
+    "albums",
     "boosts",
     "bot",
     "bot_method",
