@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tgfake.content import Media, media_json, media_label, media_view
 from tgfake.drafts import Drafts
 from tgfake.text import to_transcript
 from tgfake.world.members import Member
@@ -42,7 +44,7 @@ def keyboard_json(keyboard: Keyboard) -> dict[str, Any]:
 
 @dataclass(slots=True)
 class StoredFile:
-    """A photo or document (the bot's upload or the person's), kept with its bytes so tests can read it back."""
+    """A file (the bot's upload or the person's), kept with its bytes so tests can read it back."""
 
     file_id: str
     unique_id: str
@@ -51,7 +53,8 @@ class StoredFile:
     data: bytes
     width: int = 0
     height: int = 0
-    kind: str = "document"  # photo or document: a file id is re-sent only as its own kind
+    kind: str = "document"  # one of content.FILE_KINDS: a file id is re-sent only as its own kind
+    meta: dict[str, Any] = field(default_factory=dict)  # duration, emoji...: what the file shows for its kind
 
     @property
     def size(self) -> int:
@@ -68,8 +71,8 @@ class StoredMessage:
     text: str = ""
     entities: list[dict[str, Any]] = field(default_factory=list)
     caption: str = ""
-    photo: StoredFile | None = None
-    document: StoredFile | None = None
+    media: Media | None = None  # photo, video, location, poll...: one model for every kind (tgfake/content.py)
+    media_group_id: str = ""  # an album's items share it
     reply_to: int | None = None
     quote: dict[str, Any] | None = None  # the part of the replied message quoted (Bot API TextQuote)
     keyboard: Keyboard | None = None
@@ -86,7 +89,26 @@ class StoredMessage:
 
     @property
     def is_media(self) -> bool:
-        return self.photo is not None or self.document is not None
+        return self.media is not None
+
+    @property
+    def kind(self) -> str:
+        """``text``, a service message's ``service``, or the media kind (``photo``, ``poll``...)."""
+        if self.service:
+            return "service"
+        return self.media.kind if self.media is not None else "text"
+
+    def file_of(self, kind: str) -> StoredFile | None:
+        """The file when the message is of this kind."""
+        return self.media.file if self.media is not None and self.media.kind == kind else None
+
+    @property
+    def photo(self) -> StoredFile | None:
+        return self.file_of("photo")
+
+    @property
+    def document(self) -> StoredFile | None:
+        return self.file_of("document")
 
 
 @dataclass(slots=True)
@@ -303,26 +325,10 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
         out["text"] = msg.text
     if msg.caption:
         out["caption"] = msg.caption
-    if msg.photo is not None:
-        p = msg.photo
-        out["photo"] = [
-            {
-                "file_id": p.file_id,
-                "file_unique_id": p.unique_id,
-                "width": p.width,
-                "height": p.height,
-                "file_size": p.size,
-            }
-        ]
-    if msg.document is not None:
-        d = msg.document
-        doc: dict[str, Any] = {"file_id": d.file_id, "file_unique_id": d.unique_id}
-        if d.name:
-            doc["file_name"] = d.name
-        if d.mime_type:
-            doc["mime_type"] = d.mime_type
-        doc["file_size"] = d.size
-        out["document"] = doc
+    if msg.media_group_id:
+        out["media_group_id"] = msg.media_group_id
+    if msg.media is not None:
+        out.update(media_json(msg.media))
     if msg.entities:
         out["caption_entities" if msg.is_media else "entities"] = msg.entities
     if quote and msg.reply_to is not None:
@@ -333,15 +339,6 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
             out["quote"] = msg.quote
     if msg.keyboard:
         out["reply_markup"] = keyboard_json(msg.keyboard)
-    return out
-
-
-def file_view(f: StoredFile) -> dict[str, Any]:
-    out: dict[str, Any] = {"file_id": f.file_id, "name": f.name, "mime_type": f.mime_type, "size": f.size}
-    if f.width:
-        out["width"] = f.width
-    if f.height:
-        out["height"] = f.height
     return out
 
 
@@ -359,10 +356,11 @@ def message_view(msg: StoredMessage) -> dict[str, Any]:
         out["caption"] = msg.caption
     if msg.entities:
         out["caption_entities" if msg.is_media else "entities"] = msg.entities
-    if msg.photo is not None:
-        out["photo"] = file_view(msg.photo)
-    if msg.document is not None:
-        out["document"] = file_view(msg.document)
+    if msg.media is not None:
+        out["kind"] = msg.media.kind
+        out[msg.media.kind] = media_view(msg.media)
+    if msg.media_group_id:
+        out["media_group_id"] = msg.media_group_id
     if msg.parse_mode:
         out["parse_mode"] = msg.parse_mode
     if msg.reply_to is not None:
@@ -380,21 +378,18 @@ def indent_lines(text: str) -> str:
     return text.replace("\n", "\n    ")
 
 
-def message_lines(msg: StoredMessage, who: str) -> list[str]:
+def message_lines(msg: StoredMessage, who: str, album: str = "") -> list[str]:
     """The transcript lines of one live message: ``[id] who: body`` and one line per keyboard row.
 
     Formatting shows in the notation of :func:`tgfake.text.to_transcript`; plain text is shown as it is. A service
-    message reads ``[id] * what happened`` (``* bob joined``); ``who`` names the sender.
+    message reads ``[id] * what happened`` (``* bob joined``); ``who`` names the sender. ``album``
+    (``[album 3: photo, photo, video]``) stands for the whole album on its first item's line.
     """
     if msg.service:
         return [f"[{msg.message_id}] * {service_text(msg.service, who)}"]
     shown = to_transcript(msg.caption if msg.is_media else msg.text, msg.entities)
-    if msg.photo is not None:
-        body = f"[photo {msg.photo.name} {msg.photo.width}x{msg.photo.height}]"
-        if shown:
-            body += " " + shown
-    elif msg.document is not None:
-        body = f"[document {msg.document.name}]"
+    if msg.media is not None:
+        body = album if album else media_label(msg.media)
         if shown:
             body += " " + shown
     else:
@@ -402,6 +397,26 @@ def message_lines(msg: StoredMessage, who: str) -> list[str]:
     lines = [f"[{msg.message_id}] {who}: {indent_lines(body)}"]
     for row in msg.keyboard or []:
         lines.append("    " + " ".join(f"[{b.text}]" for b in row))
+    return lines
+
+
+def transcript_lines(chat: Chat, who: Callable[[StoredMessage], str]) -> list[str]:
+    """Every live message's lines; an album is one line, on its first item (its other items are in the JSON)."""
+    lines: list[str] = []
+    albums: dict[str, list[StoredMessage]] = {}
+    for msg in chat.messages.values():
+        if not msg.deleted and msg.media_group_id:
+            albums.setdefault(msg.media_group_id, []).append(msg)
+    for msg in chat.messages.values():
+        if msg.deleted:
+            continue
+        album = ""
+        if msg.media_group_id:
+            items = albums[msg.media_group_id]
+            if items[0] is not msg:
+                continue
+            album = f"[album {len(items)}: {', '.join(m.kind for m in items)}]"
+        lines.extend(message_lines(msg, who(msg), album))
     return lines
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import mimetypes
 import re
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tgfake.chats import StoredFile
 from tgfake.errors import SimError, bad_request
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 MAX_DOWNLOAD_BYTES = 20 << 20
 """The largest file a bot may fetch with getFile (Telegram's ``MAX_DOWNLOAD_FILE_SIZE``)."""
 
+HTTP_URL = re.compile(r"https?://[^/\s?#]+", re.IGNORECASE)
+"""A URL Telegram would try to download (it needs a host)."""
 FILE_ID = re.compile(r"file_[1-9][0-9]*")
 """What the stand's file ids look like; anything else cannot be parsed, as Telegram words it."""
 
@@ -30,14 +32,33 @@ WRONG_REMOTE_ID = "Bad Request: wrong remote file identifier specified: wrong st
 WRONG_IDENTIFIER = "Bad Request: wrong file identifier/HTTP URL specified"
 TYPE_MISMATCH = "Bad Request: type of file mismatch"
 FILE_TOO_BIG = "Bad Request: file is too big"
+URL_UNFETCHABLE = "Bad Request: failed to get HTTP URL content"  # WEBPAGE_CURL_FAILED: the stand has no network
 
-_FOLDERS = {"photo": "photos", "document": "documents"}
+_FOLDERS = {
+    "photo": "photos",
+    "document": "documents",
+    "video": "videos",
+    "audio": "music",
+    "voice": "voice",
+    "animation": "animations",
+    "sticker": "stickers",
+    "video_note": "video_notes",
+}
 _TYPES = mimetypes.MimeTypes()  # Python's own table only: the host's /etc/mime.types must not change file paths
 _PHOTO_SUFFIX = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif"}
 
 
-def mint(stand: Stand, kind: str, name: str, data: bytes, width: int = 0, height: int = 0) -> StoredFile:
-    """Keep the bytes under the next id; ``kind`` (photo or document) decides how the file may be re-sent."""
+def mint(
+    stand: Stand,
+    kind: str,
+    name: str,
+    data: bytes,
+    width: int = 0,
+    height: int = 0,
+    meta: dict[str, Any] | None = None,
+) -> StoredFile:
+    """Keep the bytes under the next id; ``kind`` decides how the file may be re-sent, ``meta`` is what the
+    file shows for its kind (a video's duration, a sticker's emoji) wherever it is sent again."""
     n = len(stand.world.files) + 1
     stored = StoredFile(
         file_id=f"file_{n}",
@@ -48,6 +69,7 @@ def mint(stand: Stand, kind: str, name: str, data: bytes, width: int = 0, height
         width=width,
         height=height,
         kind=kind,
+        meta=dict(meta or {}),
     )
     stand.world.files[stored.file_id] = stored
     return stored
@@ -90,6 +112,8 @@ def for_get_file(stand: Stand, file_id: str) -> StoredFile:
 def for_resend(stand: Stand, value: str, kind: str) -> StoredFile:
     """A send naming a file by id: the very file (no new id), of the same kind; a URL cannot be fetched here."""
     stored = stand.world.files.get(value.strip())
+    if stored is None and HTTP_URL.match(value.strip()):
+        raise bad_request(URL_UNFETCHABLE)
     if stored is None:
         raise bad_request(WRONG_IDENTIFIER)
     if stored.kind != kind:

@@ -6,7 +6,9 @@ well-kept Python library reproduces that table (``mimetypes`` reads names; ``pyt
 libmagic and answers differently, e.g. for HTML fragments and text; ``filetype`` has no text or
 HTML rules), so the table is ported here: a small, fixed list of byte patterns checked in order.
 
-Photo sizes come from Pillow, which reads an image's header without decoding the pixels.
+Photo sizes come from Pillow, which reads an image's header without decoding the pixels; durations (and an
+audio file's title and artist tags) come from mutagen, which reads MP3, OGG, MP4/M4A, FLAC and WAV headers.
+Video width and height are taken as the bot states them (no pure-Python library reads them from MP4/WebM).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import io
 import struct
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from PIL import Image
@@ -225,3 +227,50 @@ def image_size(data: bytes) -> tuple[int, int] | None:
     if width <= 0 or height <= 0:
         return None
     return width, height
+
+
+MAX_LENGTH = 10000
+"""The widest or tallest a video, animation or video note may be said to be (Client.cpp's ``MAX_LENGTH``)."""
+MAX_DURATION = 24 * 60 * 60
+"""The longest duration a send may state, in seconds (Client.cpp's ``MAX_DURATION``)."""
+
+
+def picture_size(data: bytes) -> tuple[int, int] | None:
+    """``(width, height)`` of any image Pillow reads (a sticker's WEBP, an animation's GIF); None otherwise."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as img:
+                width, height = img.size
+    except Exception:  # untrusted bytes: anything unreadable is simply not a picture
+        return None
+    return (width, height) if width > 0 and height > 0 else None
+
+
+@dataclass(frozen=True, slots=True)
+class AudioInfo:
+    """What mutagen reads from an audio or video file's headers: whole seconds, and the tags if any."""
+
+    duration: int = 0
+    title: str = ""
+    performer: str = ""
+
+
+def audio_info(data: bytes) -> AudioInfo:
+    """Duration (MP3, OGG/Opus, M4A/MP4, FLAC, WAV...) and title/artist tags, via mutagen; empty when unreadable."""
+    import mutagen
+
+    try:
+        found = mutagen.File(io.BytesIO(data), easy=True)
+    except Exception:  # untrusted bytes: a file mutagen cannot parse has no readable duration
+        return AudioInfo()
+    if found is None:
+        return AudioInfo()
+    length = getattr(found.info, "length", 0) or 0
+    tags = found.tags if isinstance(found.tags, Mapping) else {}
+
+    def tag(name: str) -> str:
+        value = tags.get(name) if tags else None
+        return str(value[0]) if isinstance(value, list) and value else ""
+
+    return AudioInfo(duration=round(length), title=tag("title"), performer=tag("artist"))

@@ -21,11 +21,12 @@ from tgfake.chats import (
     StoredMessage,
     button_in,
     message_json,
-    message_lines,
     message_view,
+    transcript_lines,
     type_for_id,
 )
 from tgfake.clock import Clock, SystemClock
+from tgfake.content import Media
 from tgfake.errors import SimError, TelegramError
 from tgfake.faults import Fault, Faults
 from tgfake.models import BotIn, CallbackIn, FaultIn, FileIn, MessageIn
@@ -472,6 +473,9 @@ class Stand:
         (``bot``, else the default one) got, 0 if it saw nothing.
         """
         media = photo is not None or document is not None
+        content = None
+        if photo is not None or document is not None:
+            content = Media("photo" if photo is not None else "document", photo or document)
         bot = self.find_bot(body.bot)
         person = self.person(body.user_id, body.username, body.first_name, name_from_username=True)
         chat = self.person_chat(body, person, bot)
@@ -494,8 +498,7 @@ class Stand:
                 caption=text if media else "",
                 entities=entities,
                 reply_to=reply_to,
-                photo=photo,
-                document=document,
+                media=content,
                 thread_id=body.message_thread_id,
             )
         )
@@ -717,10 +720,7 @@ class Stand:
         chat = self.chat_of(bot or self.default_bot, chat_id)
         if chat is None:
             return ""
-        lines: list[str] = []
-        for msg in chat.messages.values():
-            if not msg.deleted:
-                lines.extend(message_lines(msg, self.sender_name(msg)))
+        lines = transcript_lines(chat, self.sender_name)
         for draft in chat.drafts.current(self.now()):
             lines.extend(draft.lines())
         if chat.typing(self.now()):

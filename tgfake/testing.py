@@ -191,6 +191,7 @@ class ChatMessage:
     deleted: bool = False
     keyboard: tuple[tuple[str, ...], ...] = ()
     entities: tuple[Mapping[str, Any], ...] = ()
+    kind: str = "text"  # or photo, video, sticker, poll, location...: what the message carries
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -208,6 +209,7 @@ class ChatMessage:
             deleted=bool(raw.get("deleted")),
             keyboard=tuple(rows),
             entities=tuple(raw.get("entities") or raw.get("caption_entities") or ()),
+            kind=str(raw.get("kind") or ("service" if raw.get("service") else "text")),
             raw=raw,
         )
 

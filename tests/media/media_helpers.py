@@ -27,3 +27,21 @@ async def upload(
     form.add_field(field, io.BytesIO(data), filename=filename, content_type="application/octet-stream")
     resp = await wire.client.post(f"/bot{wire.token}/{method}", data=form)
     return resp.status, await resp.json()
+
+
+def wav_bytes(seconds: int = 3) -> bytes:
+    """A silent mono WAV of whole seconds (mutagen reads its duration)."""
+    import wave
+
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(8000)
+        out.writeframes(b"\x00\x00" * 8000 * seconds)
+    return buf.getvalue()
+
+
+def mp4_bytes() -> bytes:
+    """The first box of an MP4 (enough for the sniffer to say ``video/mp4``; no duration to read)."""
+    return b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom" + b"\x00" * 64

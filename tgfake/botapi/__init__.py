@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tgfake.botapi import (
+    albums,
     boosts,
     bot,
     business,
@@ -16,6 +17,8 @@ from tgfake.botapi import (
     members,
     menu,
     messages,
+    places,
+    sends,
     stories,
     suggested_posts,
     topics,
@@ -25,6 +28,7 @@ from tgfake.botapi import (
 from tgfake.botapi.registry import bot_method, lookup, method_names
 
 __all__ = [
+    "albums",
     "boosts",
     "bot",
     "bot_method",
@@ -41,6 +45,8 @@ __all__ = [
     "menu",
     "messages",
     "method_names",
+    "places",
+    "sends",
     "stories",
     "suggested_posts",
     "topics",

@@ -37,13 +37,13 @@ def message_text(p: Params) -> FormattedText:
 
 def caption_text(p: Params) -> FormattedText:
     """``caption`` with ``parse_mode`` or ``caption_entities``: up to 1024 code points once parsed, may be empty."""
+    return parse_caption(p.text("caption"), p.text("parse_mode"), p.get("caption_entities"))
+
+
+def parse_caption(caption: str, parse_mode: str, entities: str | None) -> FormattedText:
+    """One caption (a send's, or an album item's), parsed and limited as Telegram does."""
     return format_text(
-        p.text("caption"),
-        p.text("parse_mode"),
-        p.get("caption_entities"),
-        allow_empty=True,
-        limit=MAX_CAPTION,
-        too_long=errors.CAPTION_TOO_LONG,
+        caption, parse_mode, entities, allow_empty=True, limit=MAX_CAPTION, too_long=errors.CAPTION_TOO_LONG
     )
 
 

@@ -1,23 +1,34 @@
-"""Files the bot sends: sendPhoto and sendDocument, a multipart upload or a known file id.
+"""Files the bot sends, every kind on one path: a multipart upload (or ``attach://``) or a known file id.
 
 A string in place of the file part re-sends a file the stand holds (the bot's or the person's) under the same
-id; a URL cannot be fetched by the stand and is refused like an unknown id. Every refusal comes in the reference
-stand's order: chat, file, size, caption, keyboard, image check, reply target. A refused call stores nothing and
-mints no file id.
+id, if it is of the same kind; an ``http(s)://`` URL cannot be fetched by the stand (it has no network) and is
+refused as Telegram refuses a URL it cannot get. Every refusal comes in the reference stand's order: chat, file,
+size, caption, keyboard, image check, reply target. A refused call stores nothing and mints no file id.
+What each kind reads from the bytes and from the parameters is in :func:`describe`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tgfake.botapi.common import caption_text, chat_id, entities_json, post_message
 from tgfake.botapi.keyboards import parse_inline_keyboard
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import StoredFile
+from tgfake.content import CAPTIONED, Media
 from tgfake.errors import bad_request
 from tgfake.filestore import FILE_TOO_BIG, for_resend, mint
-from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES, image_size
-from tgfake.params import Params, Upload
+from tgfake.media import (
+    MAX_DOCUMENT_BYTES,
+    MAX_DURATION,
+    MAX_LENGTH,
+    MAX_PHOTO_BYTES,
+    audio_info,
+    image_size,
+    picture_size,
+)
+from tgfake.params import Params, Upload, parse_int
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
@@ -29,36 +40,95 @@ def no_file(kind: str) -> str:
     return f"Bad Request: there is no {kind} in the request"
 
 
-def mint_file(ctx: BotCall, upload: Upload, width: int = 0, height: int = 0, kind: str = "document") -> StoredFile:
+def mint_file(
+    ctx: BotCall,
+    upload: Upload,
+    width: int = 0,
+    height: int = 0,
+    kind: str = "document",
+    meta: dict[str, Any] | None = None,
+) -> StoredFile:
     """Keep the bytes under the next id (``file_N`` / ``ufile_N``; numbering restarts after a reset)."""
-    return mint(ctx.stand, kind, upload.filename, upload.data, width, height)
+    return mint(ctx.stand, kind, upload.filename, upload.data, width, height, meta)
+
+
+def _bounded(p: Params | dict[str, Any], name: str, top: int) -> int:
+    """``get_integer_arg(name, 0, 0, top)``: a stated length or duration, clamped as Client.cpp clamps it."""
+    raw = p.get(name)
+    value = raw if isinstance(raw, int) and not isinstance(raw, bool) else parse_int(str(raw or "")) or 0
+    return max(0, min(int(value), top))
+
+
+def describe(kind: str, p: Params | dict[str, Any], data: bytes) -> tuple[tuple[int, int], dict[str, Any]]:
+    """A new file's size and fields: read from the bytes where they can be, else as the bot states them.
+
+    Durations the bot leaves out come from mutagen (audio, voice, video...); an audio file's title and performer
+    from its tags; a sticker's and an animation's size from Pillow. ``p`` is the call or an album item's object.
+    """
+    if kind == "photo":
+        found = image_size(data)
+        if found is None:
+            raise bad_request(IMAGE_PROCESS_FAILED)
+        return found, {}
+    if kind == "document":
+        return (0, 0), {}
+    duration = _bounded(p, "duration", MAX_DURATION)
+    if not duration and kind in ("video", "audio", "voice", "animation", "video_note"):
+        duration = min(audio_info(data).duration, MAX_DURATION)
+    if kind == "audio":
+        tags = audio_info(data)
+        title, performer = str(p.get("title") or "") or tags.title, str(p.get("performer") or "") or tags.performer
+        return (0, 0), {"duration": duration, "title": title, "performer": performer}
+    if kind == "voice":
+        return (0, 0), {"duration": duration, "mime_type": "audio/ogg" if data.startswith(b"OggS") else ""}
+    if kind == "video_note":
+        return (0, 0), {"duration": duration, "length": _bounded(p, "length", MAX_LENGTH)}
+    if kind == "sticker":
+        width, height = picture_size(data) or (512, 512)
+        animated = data.startswith(b"\x1f\x8b")  # a .tgs sticker is gzipped Lottie JSON
+        fields = {"width": width, "height": height, "emoji": str(p.get("emoji") or ""), "set_name": ""}
+        fields |= {"is_animated": animated, "is_video": data.startswith(b"\x1a\x45\xdf\xa3"), "type": "regular"}
+        return (width, height), fields
+    width, height = _bounded(p, "width", MAX_LENGTH), _bounded(p, "height", MAX_LENGTH)
+    if kind == "animation" and not (width and height):
+        width, height = picture_size(data) or (width, height)
+    fields = {"duration": duration, "width": width, "height": height}
+    if kind == "video" and _bounded(p, "start_timestamp", MAX_DURATION):
+        fields["start_timestamp"] = _bounded(p, "start_timestamp", MAX_DURATION)
+    return (width, height), fields
+
+
+def input_file(ctx: BotCall, p: Params, kind: str) -> tuple[Upload | None, StoredFile | None]:
+    """The file part (or ``attach://`` part) named ``kind``, else the file a file id names; size-checked."""
+    upload = p.files.get(kind)
+    if upload is None:
+        value = p.text(kind)
+        if not value:
+            raise bad_request(no_file(kind.replace("_", " ")))
+        return None, for_resend(ctx.stand, value, kind)
+    if len(upload.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
+        raise bad_request(FILE_TOO_BIG)
+    return upload, None
+
+
+def new_media(ctx: BotCall, kind: str, upload: Upload | None, known: StoredFile | None, p: Any) -> Callable[[], Media]:
+    """Check the bytes now (a photo that is no image is refused), mint the file id only when called."""
+    if known is not None:
+        return lambda: Media(kind, known)
+    assert upload is not None
+    size, meta = describe(kind, p, upload.data)
+    return lambda: Media(kind, mint_file(ctx, upload, *size, kind=kind, meta=meta))
 
 
 async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
     cid = chat_id(p)
-    upload = p.files.get(kind)
-    known: StoredFile | None = None
-    if upload is None:
-        value = p.text(kind)
-        if not value:
-            raise bad_request(no_file(kind))
-        known = for_resend(ctx.stand, value, kind)
-    elif len(upload.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
-        raise bad_request(FILE_TOO_BIG)
-    caption = caption_text(p)
+    upload, known = input_file(ctx, p, kind)
+    caption = caption_text(p) if kind in CAPTIONED else None
     keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
-    size = (0, 0)
-    if upload is not None and kind == "photo":
-        found = image_size(upload.data)
-        if found is None:
-            raise bad_request(IMAGE_PROCESS_FAILED)
-        size = found
+    make = new_media(ctx, kind, upload, known, p)
 
     def attach() -> dict[str, Any]:
-        if known is not None:
-            return {kind: known}
-        assert upload is not None
-        return {kind: mint_file(ctx, upload, *size, kind=kind)}
+        return {"media": make()}
 
     return post_message(
         ctx,
@@ -66,8 +136,8 @@ async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
         cid,
         keyboard,
         attach=attach,
-        caption=caption.text,
-        entities=entities_json(ctx, caption),
+        caption=caption.text if caption is not None else "",
+        entities=entities_json(ctx, caption) if caption is not None else [],
         parse_mode=p.text("parse_mode"),
     )
 

@@ -1,0 +1,122 @@
+"""sendMediaGroup: an album of 1-10 photos and videos, or documents only, or audio only.
+
+Each item of ``media`` is an InputMedia object whose ``media`` is ``attach://<part>``, a file id of the item's
+kind or a URL (refused: the stand has no network). The items are read as telegram-bot-api's ``get_input_media``
+reads them, then TDLib's album rules apply (``send_message_group``): at most 10, documents and audio only among
+their own kind, animations never. Every item becomes its own message with one ``media_group_id`` (an album of two
+or more; a single item is a plain message) and its own caption. Nothing is stored unless every item passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tgfake.botapi.common import chat_id, entities_json, parse_caption, post_message
+from tgfake.botapi.media import new_media
+from tgfake.botapi.registry import bot_method
+from tgfake.chats import StoredFile
+from tgfake.content import Media
+from tgfake.errors import bad_request
+from tgfake.filestore import FILE_TOO_BIG, for_resend
+from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES
+from tgfake.params import Params, Upload, loads
+from tgfake.text import FormattedText
+from tgfake.wire import ATTACH, compact
+
+if TYPE_CHECKING:
+    from tgfake.stand import BotCall
+
+MAX_ALBUM = 10
+ALBUM_KINDS = ("photo", "video", "audio", "document")
+
+PARSE_MEDIA = "Bad Request: can't parse media JSON object"
+NOT_ARRAY = "Bad Request: expected an Array of InputMedia"
+BAD_ITEM = "Bad Request: can't parse InputMedia: {problem}"
+NO_MESSAGES = "Bad Request: there are no messages to send"
+TOO_MANY = "Bad Request: too many messages to send as an album"
+NOT_MIXED = "Bad Request: {kind} can't be mixed with other media types"
+
+
+def _item(ctx: BotCall, p: Params, raw: Any) -> tuple[str, FormattedText, Callable[[], Media]]:
+    """One InputMedia: (kind, caption, a maker that mints its file once every item has passed)."""
+    if not isinstance(raw, dict):
+        raise bad_request(BAD_ITEM.format(problem="expected an Object"))
+    caption = raw.get("caption", "")
+    kind = raw.get("type")
+    if not isinstance(caption, str):
+        raise bad_request(BAD_ITEM.format(problem='Field "caption" must be of type String'))
+    if not isinstance(kind, str):
+        raise bad_request(BAD_ITEM.format(problem='Can\'t find field "type"'))
+    value = raw.get("media")
+    value = value if isinstance(value, str) else ""
+    upload: Upload | None = None
+    known: StoredFile | None = None
+    if value.startswith(ATTACH):
+        upload = p.files.get(value[len(ATTACH) :])
+    if upload is None and (not value or value.startswith(ATTACH)):
+        raise bad_request(BAD_ITEM.format(problem="media not found"))
+    if kind == "animation":
+        raise bad_request(BAD_ITEM.format(problem='type "animation" can\'t be used in sendMediaGroup'))
+    if kind not in ALBUM_KINDS:
+        raise bad_request(BAD_ITEM.format(problem=f'type "{kind}" is unsupported'))
+    if upload is None:
+        known = for_resend(ctx.stand, value, kind)
+    elif len(upload.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
+        raise bad_request(FILE_TOO_BIG)
+    parse_mode = raw.get("parse_mode")
+    entities = raw.get("caption_entities")
+    text = parse_caption(
+        caption,
+        parse_mode if isinstance(parse_mode, str) else "",
+        compact(entities) if entities is not None else None,
+    )
+    return kind, text, new_media(ctx, kind, upload, known, raw)
+
+
+def _check_mix(kinds: list[str]) -> None:
+    for kind in ("document", "audio"):
+        if kind in kinds and any(k != kind for k in kinds):
+            raise bad_request(NOT_MIXED.format(kind=kind))
+
+
+@bot_method("sendMediaGroup")
+async def send_media_group(ctx: BotCall, p: Params) -> Any:
+    """An album: an array of the messages sent, each with the album's ``media_group_id`` and its own caption."""
+    cid = chat_id(p)
+    raw = p.text("media")
+    if not raw:
+        raise bad_request('Bad Request: parameter "media" is required')
+    try:
+        items = loads(raw)
+    except ValueError:
+        raise bad_request(PARSE_MEDIA) from None
+    if not isinstance(items, list):
+        raise bad_request(NOT_ARRAY)
+    parsed = [_item(ctx, p, item) for item in items]
+    if not parsed:
+        raise bad_request(NO_MESSAGES)
+    if len(parsed) > MAX_ALBUM:
+        raise bad_request(TOO_MANY)
+    _check_mix([kind for kind, _, _ in parsed])
+    chat = ctx.chat_for_send(cid)
+    group = f"{abs(chat.id)}{chat.next_message_id:08d}" if len(parsed) > 1 else ""
+    sent = []
+    for _, caption, make in parsed:
+
+        def attach(make: Callable[[], Media] = make) -> dict[str, Any]:
+            return {"media": make()}
+
+        sent.append(
+            post_message(
+                ctx,
+                p,
+                cid,
+                None,
+                attach=attach,
+                caption=caption.text,
+                entities=entities_json(ctx, caption),
+                media_group_id=group,
+            )
+        )
+    return sent

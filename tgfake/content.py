@@ -1,0 +1,135 @@
+"""What a message carries besides text: one model for every kind, and the JSON Telegram writes for each.
+
+A :class:`Media` is a kind (``photo``, ``video``, ``location``, ``poll``...), the file it shows (None for the
+kinds without one) and the fields Telegram writes for that kind. The Bot API object, the sim view and the
+transcript label are all derived from it here, so a new kind is one table row, not a new message field.
+The key order of each object follows telegram-bot-api's ``Json<Kind>`` writers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tgfake.chats import StoredFile
+
+FILE_KINDS = ("photo", "document", "video", "audio", "voice", "animation", "sticker", "video_note")
+"""The kinds that carry a file (a file id is re-sent only as its own kind)."""
+CAPTIONED = frozenset({"photo", "document", "video", "audio", "voice", "animation", "paid_media"})
+"""The kinds a caption may go with (stickers, video notes, locations... have none)."""
+
+# Each file kind's fields, in Telegram's order; file_name and mime_type come from the file itself.
+_FILE_FIELDS: dict[str, tuple[str, ...]] = {
+    "document": ("file_name", "mime_type"),
+    "video": ("duration", "width", "height", "file_name", "mime_type", "start_timestamp"),
+    "animation": ("file_name", "mime_type", "duration", "width", "height"),
+    "audio": ("duration", "file_name", "mime_type", "title", "performer"),
+    "voice": ("duration", "mime_type"),
+    "video_note": ("duration", "length"),
+    "sticker": ("width", "height", "emoji", "set_name", "is_animated", "is_video", "type"),
+}
+_OPTIONAL = frozenset({"file_name", "mime_type", "title", "performer", "emoji", "set_name", "start_timestamp"})
+
+
+@dataclass(slots=True)
+class Media:
+    """A message's content other than text: its kind, its file if it has one, and that kind's fields."""
+
+    kind: str
+    file: StoredFile | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def captioned(self) -> bool:
+        return self.kind in CAPTIONED
+
+
+def _file_object(kind: str, f: StoredFile, fields: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    own = {"file_name": f.name, "mime_type": f.mime_type}
+    for key in _FILE_FIELDS[kind]:
+        value = own[key] if key in own else fields.get(key)
+        if key in own and key in fields:
+            value = fields[key]  # a voice note's audio/ogg, for one
+        if value is None or (key in _OPTIONAL and not value):
+            continue
+        out[key] = value
+    out["file_id"] = f.file_id
+    out["file_unique_id"] = f.unique_id
+    out["file_size"] = f.size
+    return out
+
+
+def photo_sizes(f: StoredFile) -> list[dict[str, Any]]:
+    """One PhotoSize: the image as uploaded (the stand makes no thumbnails)."""
+    return [
+        {"file_id": f.file_id, "file_unique_id": f.unique_id, "width": f.width, "height": f.height, "file_size": f.size}
+    ]
+
+
+def media_json(media: Media) -> dict[str, Any]:
+    """The Message fields this content adds, as Telegram writes them (an animation is also a ``document``)."""
+    f = media.file
+    if media.kind == "photo" and f is not None:
+        return {"photo": photo_sizes(f)}
+    if f is not None:
+        out = {media.kind: _file_object(media.kind, f, {**f.meta, **media.fields})}
+        if media.kind == "animation":
+            out["document"] = _file_object("document", f, {})
+        return out
+    if media.kind == "venue":
+        return {"location": media.fields["location"], "venue": dict(media.fields)}
+    if media.kind == "paid_media":
+        return {"paid_media": dict(media.fields)}
+    return {media.kind: dict(media.fields)}
+
+
+def media_view(media: Media) -> dict[str, Any]:
+    """The sim view of the content: the file's name, type and size with the kind's fields, or the fields."""
+    out: dict[str, Any] = {}
+    f = media.file
+    if f is not None:
+        out = {"file_id": f.file_id, "name": f.name, "mime_type": f.mime_type, "size": f.size}
+        if f.width:
+            out["width"] = f.width
+        if f.height:
+            out["height"] = f.height
+    out.update(f.meta if f is not None else {})
+    out.update(media.fields)
+    return out
+
+
+def _seconds(fields: dict[str, Any]) -> str:
+    return f" {fields['duration']}s" if fields.get("duration") else ""
+
+
+def media_label(media: Media) -> str:
+    """The transcript's bracketed body: ``[video clip.mp4 3s]``, ``[poll "Q?" 1) A 2) B]``, ``[dice 🎲 4]``."""
+    kind, f = media.kind, media.file
+    d = {**f.meta, **media.fields} if f is not None else media.fields
+    if f is not None:
+        if kind == "photo":
+            return f"[photo {f.name} {f.width}x{f.height}]"
+        if kind == "sticker":
+            return f"[sticker {d.get('emoji') or f.name}]"
+        if kind in ("voice", "video_note"):
+            return f"[{kind}{_seconds(d)}]"
+        return f"[{kind} {f.name}{_seconds(d)}]"
+    if kind == "location":
+        live = f" live {d['live_period']}s" if d.get("live_period") else ""
+        return f"[location {d['latitude']}, {d['longitude']}{live}]"
+    if kind == "venue":
+        return f"[venue {d['title']}, {d['address']}]"
+    if kind == "contact":
+        return f"[contact {' '.join(filter(None, (d['first_name'], d.get('last_name'))))} {d['phone_number']}]"
+    if kind == "dice":
+        return f"[dice {d['emoji']} {d['value']}]"
+    if kind == "poll":
+        options = " ".join(f"{i}) {o['text']}" for i, o in enumerate(d["options"], 1))
+        closed = " (closed)" if d.get("is_closed") else ""
+        word = "quiz" if d["type"] == "quiz" else "poll"
+        return f'[{word} "{d["question"]}"{closed} {options}]'
+    if kind == "paid_media":
+        return f"[paid media {d['star_count']}⭐: {', '.join(m['type'] for m in d['paid_media'])}]"
+    return f"[{kind}]"
