@@ -49,6 +49,13 @@ class CallbackIn(SimBody):
     first_name: str = ""
 
 
+class ClockIn(SimBody):
+    """``POST /sim/clock``: move this session's clock by ``advance`` seconds, or ``set`` it to a Unix time."""
+
+    advance: float | None = None
+    set: float | None = None
+
+
 class FaultIn(SimBody):
     """``POST /sim/fault``: schedule (or with ``clear``, remove) one fault."""
 
