@@ -56,6 +56,12 @@ class ClockIn(SimBody):
     set: float | None = None
 
 
+class SessionIn(SimBody):
+    """``POST /sim/sessions``: an optional name for the new session (else the next free number)."""
+
+    id: str = ""
+
+
 class FaultIn(SimBody):
     """``POST /sim/fault``: schedule (or with ``clear``, remove) one fault."""
 
