@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 from yarl import URL
 
+import llmstub
 from tgfake import downloads, errors
 from tgfake.clock import Clock
 from tgfake.delivery import Deliveries
@@ -140,7 +141,10 @@ def create_app(
     if model is not None:
         model.register(app)
         root.reset_hooks.append(model.reset)
-        sessions.make_model = partial(type(model), model.options)
+        if getattr(llmstub, "REQUEST_MODEL", None) is not None:
+            sessions.make_model = partial(type(model), model.options)
+        else:  # an llmstub whose handlers serve only their own model: every session shares it (and its reset)
+            sessions.shared_model = model
     for name in root.options.sessions:
         sessions.create(name, pinned=True)
     app.on_shutdown.append(_release_polls)

@@ -54,6 +54,7 @@ class Sessions:
 
     root: Stand
     make_model: Callable[[], Model | None] = lambda: None
+    shared_model: Model | None = None  # an llmstub that serves every request with one model: sessions share it
     limit: int = DEFAULT_MAX_SESSIONS
     idle: float = DEFAULT_SESSION_IDLE
     on_start: list[Callable[[Session], None]] = field(default_factory=list)
@@ -81,7 +82,7 @@ class Sessions:
         root = self.root
         stand = Stand(root.options, root.clock.base)
         stand.call_listeners = root.call_listeners  # --verbose logs every session's calls
-        model = self.make_model()
+        model = self.shared_model or self.make_model()
         if model is not None:
             stand.reset_hooks.append(model.reset)
         session = Session(id=name, stand=stand, model=model, pinned=pinned, last_used=self._now())
@@ -110,7 +111,7 @@ class Sessions:
         session.stand.close()
         for hook in self.on_end:
             hook(session)
-        if session.model is not None:
+        if session.model is not None and session.model is not self.shared_model:
             session.model.close()
         return session
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tgfake.options import Options
-from tgfake.testing import ThreadedStand
+from tgfake.testing import StandClient, ThreadedStand
 
 ROOT = Path(__file__).resolve().parents[2]
 ECHOBOT = ROOT / "examples/echobot/echobot.py"
@@ -27,10 +27,18 @@ def test_the_entry_point_names_the_plugin_module() -> None:
     assert "-p no:tgfake" in project["tool"]["pytest"]["ini_options"]["addopts"]
 
 
-def test_each_test_starts_on_a_clean_stand_shared_by_the_session(pytester: pytest.Pytester) -> None:
+def test_each_test_gets_a_session_of_its_own_on_the_stand_shared_by_the_run(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         """
+        import urllib.request, urllib.error
         urls = []
+
+        def status(url):
+            try:
+                with urllib.request.urlopen(url + "/sim/state") as f:
+                    return f.status
+            except urllib.error.HTTPError as e:
+                return e.code
 
         def test_first(tgfake):
             urls.append(tgfake.url)
@@ -40,11 +48,34 @@ def test_each_test_starts_on_a_clean_stand_shared_by_the_session(pytester: pytes
         def test_second(tgfake):
             urls.append(tgfake.url)
             assert tgfake.transcript(4242) == ""
-            assert urls[0] == urls[1] and urls[0].startswith("http://127.0.0.1:")
+            origin = urls[0].rsplit("/s/", 1)[0]
+            assert origin.startswith("http://127.0.0.1:")
+            assert urls == [origin + "/s/1", origin + "/s/2"]
+            assert status(urls[0]) == 404  # the first test's session ended with it
             assert tgfake.bot_api_url == tgfake.url + "/bot"
+            assert tgfake.openai_base_url == tgfake.url + "/v1"
         """
     )
     pytester.runpytest(*PLUGIN).assert_outcomes(passed=2)
+
+
+def test_a_failed_tests_session_is_kept_on_the_stand(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import json, urllib.request
+        urls = []
+
+        def test_fails(tgfake):
+            urls.append(tgfake.url)
+            tgfake.send("evidence")
+            assert False
+
+        def test_look(tgfake):
+            with urllib.request.urlopen(urls[0] + "/sim/chat/4242?format=text") as f:
+                assert f.read().decode() == "[1] alice: evidence\\n"
+        """
+    )
+    pytester.runpytest(*PLUGIN).assert_outcomes(passed=1, failed=1)
 
 
 def test_the_marker_gives_a_test_its_own_stand_for_a_token(pytester: pytest.Pytester) -> None:
@@ -74,7 +105,7 @@ def test_the_marker_gives_a_test_its_own_stand_for_a_token(pytester: pytest.Pyte
 
         @pytest.mark.tgfake(faults=[{"method": "sendMessage", "code": 429, "retry_after": 2}])
         def test_faults(tgfake):
-            assert tgfake.url == shared[0]
+            assert tgfake.url.rsplit("/s/", 1)[0] == shared[0].rsplit("/s/", 1)[0]  # a session of the same stand
             assert [f["method"] for f in tgfake.state()["faults"]] == ["sendmessage"]
 
         @pytest.mark.tgfake(colour="blue")
@@ -93,13 +124,31 @@ def test_tgfake_url_attaches_to_a_running_stand(pytester: pytest.Pytester, monke
         pytester.makepyfile(
             f"""
             def test_attached(tgfake):
+                assert tgfake.url == {stand.url + "/s/1"!r}
+                tgfake.send("over there")
+            """
+        )
+        pytester.runpytest(*PLUGIN).assert_outcomes(passed=1)
+        root = StandClient(stand.url)
+        assert root.transcript(4242) == ""  # the test played in its own session, ended after it
+        assert root.open_session()["id"] == "2"
+
+
+@pytest.mark.parametrize(("name", "value"), [("TGFAKE_SESSIONS", "0"), ("TGFAKE_BOT", "external")])
+def test_tests_share_the_root_of_a_stand_when_told_or_when_the_bot_runs_elsewhere(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    with ThreadedStand(Options(poll_max=1.0)) as stand:
+        monkeypatch.setenv("TGFAKE_URL", stand.url)
+        monkeypatch.setenv(name, value)
+        pytester.makepyfile(
+            f"""
+            def test_attached(tgfake):
                 assert tgfake.url == {stand.url!r}
                 tgfake.send("over there")
             """
         )
         pytester.runpytest(*PLUGIN).assert_outcomes(passed=1)
-        from tgfake.testing import StandClient
-
         assert StandClient(stand.url).transcript(4242) == "[1] alice: over there\n"
 
 
