@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -305,3 +307,52 @@ def test_the_model_steps_script_the_model_for_a_scenario(pytester: pytest.Pytest
     )
     pytester.makepyfile("from pytest_bdd import scenarios\n\nscenarios('model.feature')\n")
     pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=2)
+
+
+def test_a_suite_runs_in_four_workers_against_one_stand_each_test_in_its_own_session(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pytest-xdist with ``-n 4`` and ``TGFAKE_URL``: six tests (two with a bot of their own) at once, none
+    seeing another's messages, calls, faults or clock; the stand's root is untouched and every session ended."""
+    with ThreadedStand(Options(poll_max=1.0)) as stand:
+        monkeypatch.setenv("TGFAKE_URL", stand.url)
+        log = pytester.path / "sessions.log"
+        pytester.makepyfile(
+            f"""
+            import os
+            import pytest
+
+            def note(tgfake):
+                with open({str(log)!r}, "a") as f:
+                    f.write(os.environ["PYTEST_XDIST_WORKER"] + " " + tgfake.url + "\\n")
+
+            @pytest.mark.parametrize("n", range(4))
+            def test_alone(tgfake, n):
+                note(tgfake)
+                assert tgfake.outbox() == [] and tgfake.transcript(4242) == ""
+                tgfake.fault("sendMessage", 429, retry_after=n + 1)
+                tgfake.move_clock(1000 * n)
+                tgfake.send(f"message {{n}}")
+                assert tgfake.transcript() == f"[1] alice: message {{n}}\\n"
+                assert [f["retry_after"] for f in tgfake.state()["faults"]] == [n + 1]
+
+            @pytest.mark.parametrize("n", range(2))
+            def test_with_a_bot(tgfake, tgfake_bot, n):
+                note(tgfake)
+                tgfake_bot("python {ECHOBOT}")
+                tgfake.send(f"hello {{n}}")
+                tgfake.expect_reply(f"You said: hello {{n}}")
+                assert [c.params["text"] for c in tgfake.outbox("sendMessage")] == [f"You said: hello {{n}}"]
+            """
+        )
+        result = pytester.runpytest_subprocess(*PLUGIN, "-n", "4")
+        result.assert_outcomes(passed=6)
+        result.stdout.fnmatch_lines(["*4 workers*"])
+        lines = [line.split() for line in log.read_text().splitlines()]
+        assert len({url for _, url in lines}) == 6  # six sessions
+        assert len({worker for worker, _ in lines}) > 1  # run by more than one worker at once
+        root = StandClient(stand.url)
+        assert (root.transcript(4242), root.outbox(), root.state()["faults"]) == ("", [], [])
+        assert root.open_session()["id"] == "7"  # and each test's session was ended
+        with urllib.request.urlopen(stand.url + "/sim/sessions") as f:
+            assert [s["id"] for s in json.loads(f.read())["sessions"]] == ["7"]
