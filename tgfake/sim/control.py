@@ -26,7 +26,7 @@ async def clear_faults(request: web.Request) -> web.Response:
 
 @routes.post("/sim/reset")
 async def reset(request: web.Request) -> web.Response:
-    """One reset for the whole origin: the Telegram side and every hooked part (the model)."""
+    """One reset for this session (the root routes: the default one): the Telegram side and its hooked model."""
     stand_of(request).reset()
     return sim_json({"ok": True})
 
