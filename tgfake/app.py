@@ -5,23 +5,29 @@
 - ``/sim/...`` → ``tgfake/sim/<concern>.py`` (person, inspect, control, files, drafts, webapp, webhook);
 - ``/`` → ``tgfake/page.py`` (the chat page);
 - ``/v1/...``, ``/sim/llm/...`` and ``/api/llm-completions...`` → ``llmstub`` (only with a model);
-- webhook delivery (the stand calling the bot) → ``tgfake/delivery.py``.
+- webhook delivery (the stand calling the bot) → ``tgfake/delivery.py``;
+- ``/s/<id>/<any of the above>`` → the same handlers, acting on session ``<id>`` (:func:`sessions_middleware`,
+  ``tgfake/sessions.py``); ``/sim/sessions`` → ``tgfake/sim/sessions.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from aiohttp import web
+from yarl import URL
 
+import llmstub
 from tgfake import downloads, errors
 from tgfake.clock import Clock
-from tgfake.delivery import webhook_delivery
+from tgfake.delivery import Deliveries
 from tgfake.errors import SimError
-from tgfake.keys import STAND
+from tgfake.keys import REQUEST_MODEL, SESSION, SESSIONS, STAND, put, stand_of
 from tgfake.options import Options
 from tgfake.page import register_page
+from tgfake.sessions import PREFIX, Session, Sessions
 from tgfake.sim import register_sim
 from tgfake.stand import Stand
 from tgfake.wire import envelope_response, read_params, sim_json
@@ -43,6 +49,50 @@ async def sim_errors(request: web.Request, handler: Handler) -> web.StreamRespon
         return sim_json({"error": exc.message}, status=exc.status)
 
 
+INNER_MIDDLEWARES = (sim_errors,)  # what every request passes through once routed (a session's included)
+
+
+@web.middleware
+async def sessions_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """``/s/<id>/<path>`` is ``<path>`` served by the same handlers, with the session stored on the request.
+
+    aiohttp has no public way to route a request again (a custom router is deprecated), so the prefix is cut off
+    a clone of the request, the clone is resolved by the app's one router, and its match info is set where
+    aiohttp's own dispatch sets it. The root paths pass through untouched (one ``startswith``).
+    """
+    path = request.rel_url.raw_path
+    if not path.startswith(PREFIX):
+        return await handler(request)
+    name, _, tail = path[len(PREFIX) :].partition("/")
+    session = request.app[SESSIONS].get(name)
+    if session is None:
+        return _no_session(name, "/" + tail)
+    return await dispatch(request, session, "/" + tail)
+
+
+async def dispatch(request: web.Request, session: Session, path: str) -> web.StreamResponse:
+    """Serve ``path`` (encoded, the prefix cut off) for ``session`` through the app's routes and middlewares."""
+    clone = request.clone(rel_url=URL.build(path=path, query_string=request.rel_url.raw_query_string, encoded=True))
+    put(clone, SESSION, session)
+    if session.model is not None:
+        put(clone, REQUEST_MODEL, session.model)
+    match = await request.app.router.resolve(clone)
+    match.add_app(request.app)
+    match.freeze()
+    clone._match_info = match  # where aiohttp's Application._handle puts it
+    routed: Handler = match.handler
+    for middleware in reversed(INNER_MIDDLEWARES):
+        routed = partial(middleware, handler=routed)
+    return await routed(clone)
+
+
+def _no_session(name: str, path: str) -> web.Response:
+    """A request to a session that ended (or never was): a Bot API 404 for bot paths, a sim 404 for the rest."""
+    if path.startswith(("/bot", "/file/bot")):
+        return not_found()
+    return sim_json({"error": f"session {name} not found (ended, expired or never created)"}, status=404)
+
+
 def not_found() -> web.Response:
     return envelope_response(404, {"ok": False, "error_code": 404, "description": errors.NOT_FOUND})
 
@@ -57,13 +107,14 @@ async def bot_api(request: web.Request) -> web.StreamResponse:
     if not method:
         return not_found()
     params = await read_params(request)
-    status, envelope = await request.app[STAND].call(token, method, params)
+    status, envelope = await stand_of(request).call(token, method, params)
     return envelope_response(status, envelope)
 
 
 async def _release_polls(app: web.Application) -> None:
-    """On shutdown, held getUpdates answer at once with what they have, before the graceful stop."""
+    """On shutdown, held getUpdates answer at once with what they have (every session's), before the graceful stop."""
     app[STAND].close()
+    app[SESSIONS].close()
 
 
 def create_app(
@@ -73,16 +124,31 @@ def create_app(
     clock: Clock | None = None,
     stand: Stand | None = None,
 ) -> web.Application:
-    """A stand on its own aiohttp app; with ``model`` the scripted model shares the origin and the reset."""
-    app = web.Application(client_max_size=MAX_BODY, middlewares=[sim_errors])
-    app[STAND] = stand or Stand(options, clock)
+    """A stand on its own aiohttp app; with ``model`` the scripted model shares the origin and the reset.
+
+    Sessions (``POST /sim/sessions``) each get a Stand on the same base clock and, with ``model``, a model built
+    from its options; ``options.sessions`` are made here, pinned.
+    """
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[sessions_middleware, *INNER_MIDDLEWARES])
+    root = app[STAND] = stand or Stand(options, clock)
+    deliveries = Deliveries()  # the webhook workers: idle until setWebhook
+    deliveries.start(root)
+    sessions = app[SESSIONS] = Sessions(root, limit=root.options.max_sessions, idle=root.options.session_idle)
+    sessions.on_start.append(lambda session: deliveries.start(session.stand))
+    sessions.on_end.append(lambda session: deliveries.stop(session.stand))
     register_sim(app)
     register_page(app)
     if model is not None:
         model.register(app)
-        app[STAND].reset_hooks.append(model.reset)
+        root.reset_hooks.append(model.reset)
+        if getattr(llmstub, "REQUEST_MODEL", None) is not None:
+            sessions.make_model = partial(type(model), model.options)
+        else:  # an llmstub whose handlers serve only their own model: every session shares it (and its reset)
+            sessions.shared_model = model
+    for name in root.options.sessions:
+        sessions.create(name, pinned=True)
     app.on_shutdown.append(_release_polls)
-    app.cleanup_ctx.append(webhook_delivery)  # the webhook worker: idle until setWebhook
+    app.cleanup_ctx.append(deliveries.run)
     app.router.add_get(downloads.ROUTE, downloads.download)
     app.router.add_route("*", "/{tail:.*}", bot_api)
     return app

@@ -12,11 +12,19 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from llmstub import cli as llm_cli
 from tgfake import __version__
 from tgfake.app import create_app
+from tgfake.errors import SimError
 from tgfake.logging import call_logger
 
 if TYPE_CHECKING:
     from llmstub import Model
-from tgfake.options import DEFAULT_ADDR, DEFAULT_BOT_NAME, DEFAULT_BOT_USERNAME, Options
+from tgfake.options import (
+    DEFAULT_ADDR,
+    DEFAULT_BOT_NAME,
+    DEFAULT_BOT_USERNAME,
+    DEFAULT_MAX_SESSIONS,
+    DEFAULT_SESSION_IDLE,
+    Options,
+)
 from tgfake.server import SHUTDOWN_TIMEOUT, serve
 
 WILDCARDS = ("", "0.0.0.0", "::", "[::]")
@@ -52,6 +60,12 @@ def _duration(text: str) -> float:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f'invalid value "{text}": a whole number')
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="tgfake", description="A fake Telegram Bot API for testing bots offline.")
     p.add_argument("--addr", "-addr", default=DEFAULT_ADDR, help="listen address; port 0 picks a free port")
@@ -65,6 +79,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-username", "-bot-username", default=DEFAULT_BOT_USERNAME)
     p.add_argument("--bot-name", "-bot-name", default=DEFAULT_BOT_NAME)
     p.add_argument("--poll-max", "-poll-max", type=_duration, default=30.0, help="cap on a held getUpdates (30s)")
+    p.add_argument(
+        "--session",
+        "-session",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="open session NAME at start, served under /s/NAME/ and never expiring (repeat for several)",
+    )
+    p.add_argument(
+        "--max-sessions", "-max-sessions", type=_count, default=DEFAULT_MAX_SESSIONS, help="cap on open sessions (256)"
+    )
+    p.add_argument(
+        "--session-idle",
+        "-session-idle",
+        type=_duration,
+        default=DEFAULT_SESSION_IDLE,
+        help="a session with no request for this long ends (10m; 0 never)",
+    )
     for flag in ("verbose", "version", "llm", "flood-control"):
         p.add_argument(f"--{flag}", f"-{flag}", type=_bool, nargs="?", const=True, default=False)
     p.add_argument("--log-format", "-log-format", choices=("text", "json"), default="text")
@@ -104,8 +136,14 @@ async def _run(args: argparse.Namespace, model: Model | None) -> int:
         poll_max=args.poll_max,
         verbose=args.verbose,
         flood_control=args.flood_control,
+        sessions=tuple(args.session),
+        max_sessions=args.max_sessions,
+        session_idle=args.session_idle,
     )
-    app = create_app(options, model=model)
+    try:
+        app = create_app(options, model=model)
+    except SimError as exc:  # a bad or repeated --session name
+        raise UsageError(f"--session: {exc.message}") from None
     if args.verbose:
         from tgfake.keys import STAND
 

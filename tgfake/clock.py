@@ -36,3 +36,24 @@ class ManualClock:
 
     def set(self, when: float) -> None:
         self._now = when
+
+
+class OffsetClock:
+    """A clock running at its base's pace, shifted by an offset that ``POST /sim/clock`` moves.
+
+    Every stand reads time through one, so moving one session's time never moves another's, and a stand on the
+    wall clock can still be moved (a ManualClock base keeps moving it too: the offset is added on top).
+    """
+
+    def __init__(self, base: Clock) -> None:
+        self.base = base
+        self.offset = 0.0
+
+    def now(self) -> float:
+        return self.base.now() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+    def set(self, when: float) -> None:
+        self.offset = when - self.base.now()

@@ -1,6 +1,7 @@
 """The webhook delivery worker: POSTs pending updates to the bot's webhook, one at a time, in order.
 
-One task per app, started and stopped by ``create_app`` through ``cleanup_ctx`` (:func:`webhook_delivery`). It waits
+One supervisor per stand (the root and each session: :class:`Deliveries`), run for the app's life through
+``cleanup_ctx`` (:meth:`Deliveries.run`); a session's stops when the session ends. Each bot's worker waits
 on the stand's update signal with the retry deadline as timeout ("the next update or the retry, whichever comes
 first"), so an idle or failing webhook costs nothing between attempts. The state it reads and writes is plain data
 (:class:`tgfake.webhooks.Webhook` on the stand).
@@ -17,7 +18,6 @@ from urllib.parse import parse_qsl
 import aiohttp
 from aiohttp import web
 
-from tgfake.keys import STAND
 from tgfake.params import Params, loads
 from tgfake.stand import Stand
 from tgfake.webhooks import SECRET_HEADER, Delivery, WebhookConfig
@@ -30,14 +30,54 @@ MAX_REPLY = 1 << 20
 _NOT_SERVED_IN_REPLY = ("setwebhook", "deletewebhook", "close", "logout")
 
 
-async def webhook_delivery(app: web.Application) -> AsyncIterator[None]:
-    """``cleanup_ctx``: one ClientSession and one worker task for the app's life; cancelled at cleanup."""
-    async with aiohttp.ClientSession(auto_decompress=True) as session:
-        task = asyncio.create_task(deliver_forever(app[STAND], session), name="tgfake-webhook-delivery")
-        yield
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+class Deliveries:
+    """One delivery supervisor per stand (the root and each session), all sharing the app's one ClientSession.
+
+    Stands registered before the app starts (pinned sessions) get their supervisor when :meth:`open` runs.
+    """
+
+    def __init__(self) -> None:
+        self.client: aiohttp.ClientSession | None = None
+        self.stands: list[Stand] = []
+        self.tasks: dict[Stand, asyncio.Task[None]] = {}
+
+    def start(self, stand: Stand) -> None:
+        self.stands.append(stand)
+        if self.client is not None:
+            self._spawn(stand, self.client)
+
+    def _spawn(self, stand: Stand, client: aiohttp.ClientSession) -> None:
+        self.tasks[stand] = asyncio.create_task(deliver_forever(stand, client), name="tgfake-webhook-delivery")
+
+    def stop(self, stand: Stand) -> None:
+        """A session ended: its supervisor (and any POST in flight) stops at once."""
+        if stand in self.stands:
+            self.stands.remove(stand)
+        task = self.tasks.pop(stand, None)
+        if task is not None:
+            task.cancel()
+
+    def open(self, client: aiohttp.ClientSession) -> None:
+        self.client = client
+        for stand in self.stands:
+            self._spawn(stand, client)
+
+    async def run(self, app: web.Application) -> AsyncIterator[None]:
+        """``cleanup_ctx``: one ClientSession for the app's life, a supervisor per stand; cancelled at cleanup."""
+        async with aiohttp.ClientSession(auto_decompress=True) as client:
+            self.open(client)
+            yield
+            await self.close()
+
+    async def close(self) -> None:
+        tasks = list(self.tasks.values())
+        self.tasks.clear()
+        self.client = None
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
 
 async def deliver_forever(stand: Stand, session: aiohttp.ClientSession) -> None:

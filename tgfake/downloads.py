@@ -10,7 +10,7 @@ from aiohttp import web
 
 from tgfake import errors
 from tgfake.filestore import MAX_DOWNLOAD_BYTES, by_path
-from tgfake.keys import STAND
+from tgfake.keys import stand_of
 from tgfake.wire import envelope_response
 
 ROUTE = "/file/bot{token}/{path:.+}"
@@ -18,7 +18,7 @@ ROUTE = "/file/bot{token}/{path:.+}"
 
 async def download(request: web.Request) -> web.StreamResponse:
     """A wrong token (when the stand has one) is 401 as on the Bot API; a path getFile would not name is 404."""
-    stand = request.app[STAND]
+    stand = stand_of(request)
     token = request.match_info["token"]
     if stand.options.all_tokens and token not in stand.options.all_tokens:
         return envelope_response(401, {"ok": False, "error_code": 401, "description": errors.UNAUTHORIZED})

@@ -49,6 +49,19 @@ class CallbackIn(SimBody):
     first_name: str = ""
 
 
+class ClockIn(SimBody):
+    """``POST /sim/clock``: move this session's clock by ``advance`` seconds, or ``set`` it to a Unix time."""
+
+    advance: float | None = None
+    set: float | None = None
+
+
+class SessionIn(SimBody):
+    """``POST /sim/sessions``: an optional name for the new session (else the next free number)."""
+
+    id: str = ""
+
+
 class FaultIn(SimBody):
     """``POST /sim/fault``: schedule (or with ``clear``, remove) one fault."""
 

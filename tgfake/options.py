@@ -9,6 +9,8 @@ DEFAULT_BOT_USERNAME = "tgfake_bot"
 DEFAULT_BOT_NAME = "tgfake"
 DEFAULT_BOT_ID = 7000000001
 DEFAULT_POLL_MAX = 30.0
+DEFAULT_MAX_SESSIONS = 256
+DEFAULT_SESSION_IDLE = 600.0  # seconds without a request before a session ends (0: never)
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +21,8 @@ class Options:
     other one registers a bot whose id is the token's number. Set, only ``token`` and ``tokens`` are accepted
     (401 otherwise); the first is the default bot's. ``bot_id`` (0: the token's number) fixes the default
     bot's id. ``allowed_updates`` is the default bot's initial subscription (``None``: Telegram's default).
+    ``sessions`` names sessions made at start that never expire (``/s/<name>/...``); ``max_sessions`` caps the
+    open sessions and ``session_idle`` is how long one may go without a request (0: forever).
     """
 
     token: str = ""
@@ -30,6 +34,9 @@ class Options:
     allowed_updates: tuple[str, ...] | None = None
     verbose: bool = False
     flood_control: bool = False
+    sessions: tuple[str, ...] = ()
+    max_sessions: int = DEFAULT_MAX_SESSIONS
+    session_idle: float = DEFAULT_SESSION_IDLE
 
     @property
     def all_tokens(self) -> tuple[str, ...]:

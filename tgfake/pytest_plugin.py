@@ -6,8 +6,10 @@ Fixtures:
   them in a conftest.
 - ``tgfake_server`` (session): the stand, served from a daemon thread on a free loopback port, or the
   running stand named by ``TGFAKE_URL``.
-- ``tgfake`` (function): a :class:`~tgfake.testing.StandClient`, reset *before* the test (so a failed test
-  leaves its evidence on the stand) and configured by the ``tgfake`` marker.
+- ``tgfake`` (function): a :class:`~tgfake.testing.StandClient` on a session of its own on that stand (``POST
+  /sim/sessions``; ended after the test, kept when it failed so its evidence stays on the stand), so tests run in
+  parallel (``pytest -n 4``) against one stand; configured by the ``tgfake`` marker. A stand without sessions, and
+  ``TGFAKE_BOT=external`` or ``TGFAKE_SESSIONS=0``, give every test the stand's root, reset before the test.
 - ``atgfake`` (function, async): the same as an :class:`~tgfake.testing.AsyncStandClient`.
 - ``tgfake_bot`` (function): starts a bot under test as a subprocess pointed at the stand, stops it after
   the test, and adds its output to the report when the test fails.
@@ -21,6 +23,7 @@ need a stand of their own, which the test then gets in place of the session one:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -35,6 +38,7 @@ from tgfake.options import Options
 from tgfake.testing import (
     AsyncStandClient,
     BotProcess,
+    SimAPIError,
     StandClient,
     ThreadedStand,
     bot_environment,
@@ -50,6 +54,7 @@ TEST_POLL_MAX = 1.0  # an idle bot's held poll is answered (and recorded) within
 _BOTS = pytest.StashKey[list[BotProcess]]()
 _CLIENT = pytest.StashKey[StandClient]()
 _OFFSETS = pytest.StashKey[dict[int, int]]()  # where each pooled bot's output for this test begins
+_FAILED = pytest.StashKey[bool]()  # the test failed: its session is kept for a look at the stand
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -81,16 +86,37 @@ class StandHandle:
     """A stand the tests talk to: its origin, and the threaded server when this process serves it.
 
     ``script`` is the model's rules as the stand started, so a test that replaces them can put them back
-    (an attached stand's starting script is unknown: replacing it there lasts).
+    (an attached stand's starting script is unknown: replacing it there lasts). ``sessions``: each test gets a
+    session of this stand (False: the tests share its root). A session's own handle has its ``session_id``.
     """
 
     url: str
     threaded: ThreadedStand | None = None
     token: str = ""
     script: list[Any] | None = None
+    sessions: bool = True
+    session_id: str = ""
 
     def client(self) -> StandClient:
         return StandClient(self.url)
+
+    def open_session(self) -> StandHandle | None:
+        """A new session of this stand; None when tests share the root (or the stand has no sessions)."""
+        if not self.sessions:
+            return None
+        try:
+            got = self.client().open_session()
+        except SimAPIError as exc:
+            if exc.status != 404:
+                raise
+            self.sessions = False  # a stand without sessions (an older tgfake, the Go reference stand)
+            return None
+        return StandHandle(str(got["url"]), token=self.token, script=self.script, sessions=False, session_id=got["id"])
+
+    def end_session(self, session: StandHandle) -> None:
+        """End one of this stand's sessions (already gone, or the stand stopped: nothing to do)."""
+        with contextlib.suppress(SimAPIError, OSError):
+            self.client().end_session(session.session_id)
 
     def stop(self) -> None:
         if self.threaded is not None:
@@ -122,7 +148,9 @@ def tgfake_server(tgfake_options: Options, tgfake_model_options: dict[str, Any] 
     """The session's stand: the one ``TGFAKE_URL`` names, else one served from a thread."""
     url = os.environ.get("TGFAKE_URL", "").strip()
     if url:
-        yield StandHandle(url.rstrip("/"), token=os.environ.get("BOT_TOKEN", ""))
+        # A bot started outside the tests polls one fixed URL: its tests must share that stand, not sessions.
+        shared = os.environ.get("TGFAKE_BOT") == "external" or os.environ.get("TGFAKE_SESSIONS", "") == "0"
+        yield StandHandle(url.rstrip("/"), token=os.environ.get("BOT_TOKEN", ""), sessions=not shared)
         return
     handle = start_stand(tgfake_options, tgfake_model_options)
     try:
@@ -156,7 +184,9 @@ def _script_rules(script: Any) -> Any:
 
 
 class StandSession:
-    """One test's stand: the session's, or a private one when the test asks for options only a new stand has."""
+    """One test's stand: a session of its own on the shared stand (``own``), the shared stand's root when it has no
+    sessions, a pooled bot's session (``adopt``), or a private stand when the test asks for options only a new
+    stand has."""
 
     def __init__(
         self,
@@ -168,11 +198,17 @@ class StandSession:
         self.server = server
         self.options = options
         self.model_settings = model_settings
+        self.marks = marks
         self.private: StandHandle | None = None
+        self.own: StandHandle | None = None
         self.replaced_script = False
+        self.script: Any = None  # the rules this test put in place (carried along when it moves)
+        self.lost_script: Any = None  # called at the end when a shared session's script cannot be put back
         if STAND_OPTIONS & marks.keys() or MODEL_OPTIONS & marks.keys():
             self.private = self._private(options, model_settings, marks)
-        self.handle = self.private or server
+        else:
+            self.own = server.open_session()
+        self.handle = self.private or self.own or server
         self.client = self.handle.client()
 
     def _private(
@@ -192,9 +228,27 @@ class StandSession:
         """Move this test to a stand of its own built with ``marks`` (start bots after this)."""
         if self.private is not None:
             self.private.stop()
+        self._end_own()
         self.private = self._private(self.options, self.model_settings, marks)
         self.handle = self.private
         self.client.retarget(self.handle.url)
+
+    def adopt(self, handle: StandHandle, lost_script: Any = None) -> None:
+        """Move this test to a shared session (a pooled bot's): reset, marked and scripted as this test was."""
+        self._end_own()
+        self.handle = handle
+        self.client.retarget(handle.url)
+        self.lost_script = lost_script
+        script = self.script
+        self.replaced_script = False
+        self.prepare(self.marks)
+        if script is not None:
+            self.set_script(script)
+
+    def _end_own(self) -> None:
+        if self.own is not None:
+            self.server.end_session(self.own)
+            self.own = None
 
     def prepare(self, marks: Mapping[str, Any]) -> None:
         self.client.reset()
@@ -210,12 +264,21 @@ class StandSession:
     def set_script(self, rules: Any) -> None:
         self.client.model.script(rules)
         self.replaced_script = True
+        self.script = rules
 
-    def close(self) -> None:
+    def close(self, *, keep: bool = False) -> None:
+        """After the test: stop its private stand, end its session (``keep``: leave it for a look, it idles out),
+        and put back the script of a shared stand it replaced (or drop a pooled session whose script is unknown)."""
         if self.private is not None:
             self.private.stop()
-        elif self.replaced_script and self.server.script is not None:
+            return
+        if self.replaced_script and self.server.script is not None:
+            # a shared stand's (or a session that shares the stand's model, with an llmstub that serves one)
             self.client.model.script(self.server.script)
+        elif self.replaced_script and self.lost_script is not None:
+            self.lost_script()
+        if self.own is not None and not keep:
+            self.server.end_session(self.own)
 
 
 @pytest.fixture
@@ -233,7 +296,7 @@ def tgfake_stand(
         request.node.stash[_CLIENT] = session.client
         yield session
     finally:
-        session.close()
+        session.close(keep=request.node.stash.get(_FAILED, False))
 
 
 @pytest.fixture
@@ -342,11 +405,36 @@ class BotPool:
     """Bots kept running across the tests of a module (started once, restarted if they died).
 
     Keyed by the stand's origin, the command and the environment, so a test with a private stand gets
-    its own bot. Used by the Gherkin step "the bot is running".
+    its own bot. On a stand with sessions each pooled bot has a session of its own for the module, which the
+    tests using it move to (reset before each, as the root was). Used by the Gherkin step "the bot is running".
     """
 
     def __init__(self) -> None:
         self._bots: dict[tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]], BotProcess] = {}
+        self._sessions: dict[tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]], StandHandle] = {}
+        self._servers: dict[str, StandHandle] = {}  # a pooled session's url -> the stand it is a session of
+
+    def session_for(
+        self, server: StandHandle, command: str | Sequence[str], env: Mapping[str, str]
+    ) -> StandHandle | None:
+        """The pooled session of this stand, command and environment (made on first use); None without sessions."""
+        key = (server.url, _argv(command), tuple(sorted(env.items())))
+        handle = self._sessions.get(key)
+        if handle is None:
+            handle = server.open_session()
+            if handle is None:
+                return None
+            self._sessions[key] = handle
+            self._servers[handle.url] = server
+        return handle
+
+    def drop(self, handle: StandHandle) -> None:
+        """Forget a pooled session (its script was changed and cannot be put back): stop its bots and end it."""
+        self.close_for(handle.url)
+        self._sessions = {k: h for k, h in self._sessions.items() if h is not handle}
+        server = self._servers.pop(handle.url, None)
+        if server is not None:
+            server.end_session(handle)
 
     def ensure(
         self,
@@ -356,7 +444,7 @@ class BotPool:
         cwd: str | os.PathLike[str] | None = None,
     ) -> tuple[BotProcess, bool]:
         """The running bot for this stand, command and environment; and whether it was just started."""
-        argv = tuple(shlex.split(command) if isinstance(command, str) else command)
+        argv = _argv(command)
         key = (client.url, argv, tuple(sorted(env.items())))
         bot = self._bots.get(key)
         if bot is not None and bot.alive():
@@ -379,6 +467,14 @@ class BotPool:
         for bot in self._bots.values():
             bot.close()
         self._bots.clear()
+        for handle in self._sessions.values():
+            self._servers[handle.url].end_session(handle)
+        self._sessions.clear()
+        self._servers.clear()
+
+
+def _argv(command: str | Sequence[str]) -> tuple[str, ...]:
+    return tuple(shlex.split(command) if isinstance(command, str) else command)
 
 
 @pytest.fixture(scope="module")
@@ -399,7 +495,11 @@ def use_pooled_bot(
     env: Mapping[str, str],
     cwd: str | os.PathLike[str] | None = None,
 ) -> BotProcess:
-    """Start (or reuse) a pooled bot for this test and attach its output to the test's report."""
+    """Start (or reuse) a pooled bot for this test (moving the test to the bot's session) and attach its output."""
+    if stand.private is None:
+        shared = pool.session_for(stand.server, command, env)
+        if shared is not None and stand.handle is not shared:
+            stand.adopt(shared, lost_script=lambda: pool.drop(shared))
     handle = stand.handle
     full_env = {**bot_environment(handle.url, token=handle.token), **env}
     bot, started = pool.ensure(stand.client, command, full_env, cwd)
@@ -423,6 +523,7 @@ def pytest_runtest_makereport(
     """A failed test's report gets each bot's output and the stand's transcript and outbox."""
     report = yield
     if report.failed and call.when in ("setup", "call"):
+        item.stash[_FAILED] = True
         offsets = item.stash.get(_OFFSETS, {})
         for bot in item.stash.get(_BOTS, []):
             report.sections.append((f"tgfake bot {bot.name} (pid {bot.pid})", bot.output(offsets.get(id(bot), 0))))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -25,11 +26,11 @@ from tgfake.chats import (
     transcript_lines,
     type_for_id,
 )
-from tgfake.clock import Clock, SystemClock
+from tgfake.clock import Clock, OffsetClock, SystemClock
 from tgfake.content import Media
 from tgfake.errors import SimError, TelegramError
 from tgfake.faults import Fault, Faults
-from tgfake.models import BotIn, CallbackIn, FaultIn, FileIn, MessageIn
+from tgfake.models import BotIn, CallbackIn, ClockIn, FaultIn, FileIn, MessageIn
 from tgfake.options import DEFAULT_BOT_ID, Options
 from tgfake.params import Params, parse_int
 from tgfake.text import plain_entities, utf16_len
@@ -143,7 +144,7 @@ class Stand:
 
     def __init__(self, options: Options | None = None, clock: Clock | None = None) -> None:
         self.options = options or Options()
-        self.clock: Clock = clock or SystemClock()
+        self.clock = OffsetClock(clock or SystemClock())  # its own offset: POST /sim/clock moves this stand only
         self.bots: dict[int, Bot] = {}
         self.tokens: dict[str, Bot] = {}
         self.next_query_id = 1  # Mini App query_id tgfake-N, for the life of the process
@@ -308,6 +309,29 @@ class Stand:
 
     def unix_now(self) -> int:
         return int(self.clock.now())
+
+    def move_clock(self, body: ClockIn) -> None:
+        """``POST /sim/clock``: exactly one of ``advance`` (seconds, may be negative) or ``set`` (a Unix time).
+
+        Whatever reads time lazily (drafts, the typing window, ``until_date``) sees the new time at once; held sim
+        waits re-check their condition.
+        """
+        if (body.advance is None) == (body.set is None):
+            raise SimError(400, "give exactly one of advance (seconds) or set (a Unix time)")
+        amount = body.advance if body.advance is not None else body.set
+        if amount is None or not math.isfinite(amount):
+            raise SimError(400, "the clock moves by a finite number of seconds")
+        if body.set is not None:
+            if body.set < 0:
+                raise SimError(400, "set must be a Unix time (seconds since 1970), not negative")
+            self.clock.set(body.set)
+        else:
+            self.clock.advance(amount)
+        self.calls_signal.fire()
+
+    def clock_json(self) -> dict[str, Any]:
+        now = self.now()
+        return {"now": now, "unix": int(now), "offset": self.clock.offset}
 
     # --- lifecycle -----------------------------------------------------------------------------------------------
     def reset(self) -> None:

@@ -456,6 +456,18 @@ class _Core:
         else:
             yield from self._do(_Req("POST", "/sim/fault", body={"method": method, "clear": True}))
 
+    def move_clock(self, advance: float | None, to: float | None) -> _Op[dict[str, Any]]:
+        body = {"advance": advance} if to is None else {"set": to}
+        got = yield from self._do(_Req("POST", "/sim/clock", body=body))
+        return dict(got)
+
+    def open_session(self, name: str | None) -> _Op[dict[str, Any]]:
+        got = yield from self._do(_Req("POST", "/sim/sessions", body={"id": name} if name else None))
+        return dict(got)
+
+    def end_session(self, session_id: str) -> _Op[None]:
+        yield from self._do(_Req("DELETE", f"/sim/sessions/{urllib.parse.quote(session_id, safe='')}"))
+
     # -- waiting
 
     def wait_call(
@@ -997,6 +1009,18 @@ class StandClient:
         """Forget the conversation (``POST /sim/reset``; the model's state too when it is served)."""
         self._driver.run(self._core.reset())
 
+    def move_clock(self, advance: float | None = None, *, to: float | None = None) -> dict[str, Any]:
+        """Move this stand's (session's) clock by ``advance`` seconds or ``to`` a Unix time (``POST /sim/clock``)."""
+        return self._driver.run(self._core.move_clock(advance, to))
+
+    def open_session(self, name: str | None = None) -> dict[str, Any]:
+        """A new session on this stand (``POST /sim/sessions``): its ``id`` and base URLs (``url``, ...)."""
+        return self._driver.run(self._core.open_session(name))
+
+    def end_session(self, session_id: str) -> None:
+        """End a session (``DELETE /sim/sessions/{id}``): its held polls answer, its routes then 404."""
+        self._driver.run(self._core.end_session(session_id))
+
     def evidence(self, chat: int | None = None) -> str:
         return self._driver.run(self._core.evidence(chat))
 
@@ -1149,6 +1173,15 @@ class AsyncStandClient:
 
     async def reset(self) -> None:
         await self._driver.run(self._core.reset())
+
+    async def move_clock(self, advance: float | None = None, *, to: float | None = None) -> dict[str, Any]:
+        return await self._driver.run(self._core.move_clock(advance, to))
+
+    async def open_session(self, name: str | None = None) -> dict[str, Any]:
+        return await self._driver.run(self._core.open_session(name))
+
+    async def end_session(self, session_id: str) -> None:
+        await self._driver.run(self._core.end_session(session_id))
 
     async def evidence(self, chat: int | None = None) -> str:
         return await self._driver.run(self._core.evidence(chat))

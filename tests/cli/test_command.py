@@ -48,6 +48,15 @@ def test_unknown_flag_and_bad_duration(capsys: pytest.CaptureFixture[str]) -> No
     assert 'invalid duration "soon"' in err
 
 
+def test_bad_session_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_main(["--session", "a b"], capsys)
+    assert (code, err) == (1, "tgfake: --session: session id 'a b' must be 1-64 letters, digits, '-' or '_'\n")
+    code, _, err = run_main(["--session", "x", "--session", "x"], capsys)
+    assert (code, err) == (1, "tgfake: --session: session x already exists\n")
+    code, _, err = run_main(["--max-sessions", "-1"], capsys)
+    assert (code, err) == (1, 'tgfake: argument --max-sessions/-max-sessions: invalid value "-1": a whole number\n')
+
+
 def test_help_exits_zero_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_main(["-h"], capsys)
     assert (code, out) == (0, "")
@@ -72,8 +81,9 @@ def test_banner_shows_wildcard_bind() -> None:
 
 @pytest.fixture
 def stand_process() -> Iterator[tuple[subprocess.Popen[str], str]]:
+    flags = ["--addr", "127.0.0.1:0", "--poll-max", "30s", "--verbose", "--session", "kept"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tgfake", "--addr", "127.0.0.1:0", "--poll-max", "30s", "--verbose"],
+        [sys.executable, "-m", "tgfake", *flags],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -96,22 +106,27 @@ def get_json(url: str, timeout: float = 10) -> dict[str, object]:
 
 
 def test_sigterm_releases_a_held_poll_and_exits_zero(stand_process: tuple[subprocess.Popen[str], str]) -> None:
+    """The root's held poll and the one in the --session session both answer at once."""
     proc, origin = stand_process
     assert get_json(f"{origin}/bot1:x/getMe")["ok"] is True
-    answered: dict[str, object] = {}
+    answered: dict[str, tuple[object, float]] = {}
 
-    def poll() -> None:
-        answered["body"] = get_json(f"{origin}/bot1:x/getUpdates?timeout=30", timeout=20)
-        answered["at"] = time.monotonic()
+    def poll(base: str) -> None:
+        answered[base] = (get_json(f"{base}/bot1:x/getUpdates?timeout=30", timeout=20), time.monotonic())
 
-    poller = threading.Thread(target=poll)
-    poller.start()
+    pollers = [threading.Thread(target=poll, args=(base,)) for base in (origin, f"{origin}/s/kept")]
+    for poller in pollers:
+        poller.start()
     assert get_json(f"{origin}/sim/wait?polling=1&timeout=5") == {"polling": True}
+    assert get_json(f"{origin}/s/kept/sim/wait?polling=1&timeout=5") == {"polling": True}
     proc.send_signal(signal.SIGTERM)
     sent = time.monotonic()
-    poller.join(10)
-    assert answered["body"] == {"ok": True, "result": []}
-    assert float(answered["at"]) - sent < 3  # type: ignore[arg-type]
+    for poller in pollers:
+        poller.join(10)
+    assert len(answered) == 2
+    for body, at in answered.values():
+        assert body == {"ok": True, "result": []}
+        assert at - sent < 3
     assert proc.wait(10) == 0
     _, err = proc.communicate()
     assert " getMe 200" in err

@@ -3,8 +3,9 @@
 No container engine runs on our machines or in CI, so the e2e suites run each service's exact command
 and environment from compose.yaml here, with two mappings a container would not need: the stand image's
 ENTRYPOINT (``tgfake``) becomes ``python -m tgfake``, and every ``http://<service>:<port>`` becomes the
-loopback address that service's local process is bound to (the stands bind ``127.0.0.1:0``, a free port,
-in place of ``0.0.0.0:<port>``, so suites never collide with each other or with a stand already running).
+loopback address that service's local process is bound to (the stand binds ``127.0.0.1:0``, a free port,
+in place of ``0.0.0.0:<port>``, so suites never collide with a stand already running). As in compose, one stand
+process serves both examples (``LocalStands``, shared by the test session), each bot in its own session.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -152,9 +152,26 @@ def script_of(service: Service) -> list[Any] | None:
     return rules
 
 
+class LocalStands:
+    """compose's stand services as local processes, each started on first use and shared by every suite."""
+
+    def __init__(self) -> None:
+        self.running: dict[str, LocalStand] = {}
+
+    def get(self, name: str) -> LocalStand:
+        if name not in self.running:
+            self.running[name] = LocalStand(Service.named(name))
+        return self.running[name]
+
+    def stop(self) -> None:
+        for stand in self.running.values():
+            stand.stop()
+        self.running.clear()
+
+
 @dataclass
 class Stack:
-    """A stand service and the bot service that polls it, as this module's tests use them."""
+    """A bot service and where it talks to its stand (``url``: its ``TELEGRAM_API``, a session of the stand)."""
 
     url: str
     bot_argv: list[str]
@@ -163,21 +180,17 @@ class Stack:
     external: bool
 
 
-def stack(stand: str, bot: str, url_env: str) -> Iterator[Stack]:
-    """Attach to the stand named by ``url_env`` (compose's e2e container), else run compose's services here."""
+def stack(stand: str, bot: str, url_env: str, stands: LocalStands) -> Stack:
+    """Attach to the URL ``url_env`` names (compose's e2e container), else run compose's services here."""
     stand_service = Service.named(stand)
     bot_service = Service.named(bot)
     external = os.environ.get(url_env, "").strip()
     if external:
-        yield Stack(external.rstrip("/"), bot_service.argv, bot_service.environment, script_of(stand_service), True)
-        return
-    local = LocalStand(stand_service)
-    try:
-        hosts = {f"{stand}:{stand_service.listen_port()}": local.url}
-        env = map_hosts(bot_service.environment, hosts)
-        yield Stack(local.url, local_argv(bot_service.argv), env, script_of(stand_service), False)
-    finally:
-        local.stop()
+        return Stack(external.rstrip("/"), bot_service.argv, bot_service.environment, script_of(stand_service), True)
+    local = stands.get(stand)
+    hosts = {f"{stand}:{stand_service.listen_port()}": local.url}
+    env = map_hosts(bot_service.environment, hosts)
+    return Stack(env["TELEGRAM_API"], local_argv(bot_service.argv), env, script_of(stand_service), False)
 
 
 def example_fixtures(stand: str, bot: str, url_env: str) -> tuple[Any, Any, Any, Any]:
@@ -185,16 +198,17 @@ def example_fixtures(stand: str, bot: str, url_env: str) -> tuple[Any, Any, Any,
 
         compose_stack, tgfake_server, tgfake_bot_command, tgfake_bot_env = example_fixtures(...)
 
-    The module's stand is compose's (not the plugin's session stand) and its bot is compose's bot service.
+    The module's stand is compose's bot's session (not the plugin's session stand, and not a session per test:
+    the bot is pointed at this one), and its bot is compose's bot service.
     """
 
     @pytest.fixture(scope="module")
-    def compose_stack() -> Iterator[Stack]:
-        yield from stack(stand, bot, url_env)
+    def compose_stack(local_stands: LocalStands) -> Stack:
+        return stack(stand, bot, url_env, local_stands)
 
     @pytest.fixture(scope="module")
     def tgfake_server(compose_stack: Stack) -> StandHandle:
-        return StandHandle(compose_stack.url, script=compose_stack.script)
+        return StandHandle(compose_stack.url, script=compose_stack.script, sessions=False)
 
     @pytest.fixture
     def tgfake_bot_command(compose_stack: Stack) -> list[str]:

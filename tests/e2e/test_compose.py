@@ -17,7 +17,7 @@ import pytest
 from tests.e2e.compose_local import DOCKERFILE, ROOT, Service, dockerfile_entrypoint, load, services
 from tgfake.cli import build_parser
 
-STANDS = {"stand": "dialogbot", "echostand": "echobot"}
+STANDS = ("stand",)
 BOTS = {"echobot": "examples/echobot/echobot.py", "dialogbot": "examples/dialogbot/dialogbot.py"}
 
 
@@ -45,10 +45,10 @@ def bot_env_names(source: Path) -> tuple[set[str], set[str]]:
 def test_the_file_has_no_version_key_and_exactly_these_services() -> None:
     data = load()
     assert "version" not in data
-    assert set(data["services"]) == {"stand", "echostand", "echobot", "dialogbot", "e2e"}
+    assert set(data["services"]) == {"stand", "echobot", "dialogbot", "e2e"}
 
 
-@pytest.mark.parametrize("name", sorted(STANDS))
+@pytest.mark.parametrize("name", STANDS)
 def test_a_stand_runs_the_image_entrypoint_with_flags_the_command_accepts(name: str) -> None:
     svc = Service.named(name)
     assert svc.spec["build"] == {"context": ".", "target": "stand"}
@@ -58,10 +58,10 @@ def test_a_stand_runs_the_image_entrypoint_with_flags_the_command_accepts(name: 
     assert args.addr.startswith("0.0.0.0:"), "a container must listen on every interface"
     assert args.poll_max == 1.0, "an idle bot's poll is recorded within a second"
     port = svc.listen_port()
-    assert svc.spec["ports"] in ([f"{port}:{port}"], [f"18791:{port}"])
+    assert svc.spec["ports"] == [f"{port}:{port}"]
 
 
-@pytest.mark.parametrize("name", sorted(STANDS))
+@pytest.mark.parametrize("name", STANDS)
 def test_a_stand_health_check_probes_sim_state_without_curl(name: str) -> None:
     svc = Service.named(name)
     check = svc.spec["healthcheck"]
@@ -95,19 +95,31 @@ def test_a_bot_runs_its_script_with_every_variable_it_requires(name: str) -> Non
     assert {"TELEGRAM_API", "BOT_TOKEN"} <= env.keys()
 
 
-@pytest.mark.parametrize(("stand", "bot"), sorted(STANDS.items()))
-def test_a_bot_talks_to_its_own_healthy_stand(stand: str, bot: str) -> None:
+def test_one_stand_opens_a_session_for_each_bot() -> None:
+    args = build_parser().parse_args(Service.named("stand").argv[1:])
+    assert args.session == sorted(BOTS, reverse=True) == ["echobot", "dialogbot"]
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_a_bot_talks_to_its_own_session_of_the_healthy_stand(bot: str) -> None:
     svc = Service.named(bot)
-    port = Service.named(stand).listen_port()
+    port = Service.named("stand").listen_port()
+    session = f"http://stand:{port}/s/{bot}"
+    assert svc.environment["TELEGRAM_API"] == session
     for name, value in svc.environment.items():
         if value.startswith("http://"):
-            assert value.startswith(f"http://{stand}:{port}"), f"{bot}'s {name} must name its stand {stand}"
-    assert svc.spec["depends_on"] == {stand: {"condition": "service_healthy"}}
+            assert value.startswith(session), f"{bot}'s {name} must name its session {session}"
+    assert svc.spec["depends_on"] == {"stand": {"condition": "service_healthy"}}
+
+
+def test_the_bots_are_two_bots_with_tokens_of_their_own() -> None:
+    tokens = [Service.named(bot).environment["BOT_TOKEN"] for bot in sorted(BOTS)]
+    assert len({t.split(":")[0] for t in tokens}) == 2
 
 
 def test_dialogbot_reaches_the_model_on_its_stand_with_the_scripts_profile() -> None:
     svc = Service.named("dialogbot")
-    assert svc.environment["OPENAI_BASE_URL"] == "http://stand:18790/v1"
+    assert svc.environment["OPENAI_BASE_URL"] == "http://stand:18790/s/dialogbot/v1"
     rules: list[dict[str, Any]] = json.loads((ROOT / "examples/dialogbot/script.json").read_text())
     profiles = {r["profile"] for r in rules if "profile" in r}
     assert profiles == {svc.environment["OPENAI_PROFILE"]}
@@ -119,14 +131,13 @@ def test_e2e_runs_the_suites_against_the_running_services() -> None:
     assert svc.argv[:3] == ["python", "-m", "pytest"]
     assert "tests/e2e" in svc.argv
     assert svc.environment == {
-        "ECHOBOT_STAND_URL": "http://echostand:18790",
-        "DIALOGBOT_STAND_URL": "http://stand:18790",
+        "ECHOBOT_STAND_URL": Service.named("echobot").environment["TELEGRAM_API"],
+        "DIALOGBOT_STAND_URL": Service.named("dialogbot").environment["TELEGRAM_API"],
         "TGFAKE_BOT": "external",
     }
     deps = svc.spec["depends_on"]
     assert {k: v["condition"] for k, v in deps.items()} == {
         "stand": "service_healthy",
-        "echostand": "service_healthy",
         "echobot": "service_started",
         "dialogbot": "service_started",
     }

@@ -1,7 +1,8 @@
 """examples/dialogbot/features run against examples/dialogbot, both started exactly as compose.yaml starts them.
 
-The stand is compose's `stand` service and the bot its `dialogbot` service, run here as local processes
-(tests/e2e/compose_local.py), or, inside compose's e2e container, the running ones (`DIALOGBOT_STAND_URL`).
+The stand is compose's `stand` service (the bot in its session `dialogbot`) and the bot its `dialogbot` service, run
+here as local processes (tests/e2e/compose_local.py), or, inside compose's e2e container, the running ones
+(`DIALOGBOT_STAND_URL`).
 """
 
 from __future__ import annotations

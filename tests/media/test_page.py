@@ -83,11 +83,13 @@ async def test_only_the_exact_root_is_the_page(client: TestClient[web.Request, w
 def test_page_talks_only_to_the_sim_api() -> None:
     html = page_html().decode()
     assert "/sim/" in html
-    # Every address the script builds starts with /sim/ (directly or through the sim() helper).
-    fetched = re.findall(r"fetch\(\s*\"([^\"]*)\"", html)
+    # Every address the script builds starts with the sim base of the page's own session (/sim/ at the root,
+    # /s/<id>/sim/ under a session), directly or through the sim() helper; nothing else is fetched.
+    assert 'const SIM = location.pathname.replace(/\\/+$/, "") + "/sim/";' in html
+    fetched = re.findall(r"fetch\(\s*([^,)]*)", html)
     assert fetched
-    assert all(path.startswith("/sim/") for path in fetched), fetched
-    assert 'fetch("/sim/" + path' in html
+    assert all(arg.startswith("SIM + ") for arg in fetched), fetched
+    assert "fetch(SIM + path" in html
 
 
 def test_page_has_no_outside_assets() -> None:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 from tgfake.options import Options
-from tgfake.testing import ThreadedStand
+from tgfake.testing import StandClient, ThreadedStand
 
 ROOT = Path(__file__).resolve().parents[2]
 ECHOBOT = ROOT / "examples/echobot/echobot.py"
@@ -27,10 +29,18 @@ def test_the_entry_point_names_the_plugin_module() -> None:
     assert "-p no:tgfake" in project["tool"]["pytest"]["ini_options"]["addopts"]
 
 
-def test_each_test_starts_on_a_clean_stand_shared_by_the_session(pytester: pytest.Pytester) -> None:
+def test_each_test_gets_a_session_of_its_own_on_the_stand_shared_by_the_run(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         """
+        import urllib.request, urllib.error
         urls = []
+
+        def status(url):
+            try:
+                with urllib.request.urlopen(url + "/sim/state") as f:
+                    return f.status
+            except urllib.error.HTTPError as e:
+                return e.code
 
         def test_first(tgfake):
             urls.append(tgfake.url)
@@ -40,11 +50,34 @@ def test_each_test_starts_on_a_clean_stand_shared_by_the_session(pytester: pytes
         def test_second(tgfake):
             urls.append(tgfake.url)
             assert tgfake.transcript(4242) == ""
-            assert urls[0] == urls[1] and urls[0].startswith("http://127.0.0.1:")
+            origin = urls[0].rsplit("/s/", 1)[0]
+            assert origin.startswith("http://127.0.0.1:")
+            assert urls == [origin + "/s/1", origin + "/s/2"]
+            assert status(urls[0]) == 404  # the first test's session ended with it
             assert tgfake.bot_api_url == tgfake.url + "/bot"
+            assert tgfake.openai_base_url == tgfake.url + "/v1"
         """
     )
     pytester.runpytest(*PLUGIN).assert_outcomes(passed=2)
+
+
+def test_a_failed_tests_session_is_kept_on_the_stand(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import json, urllib.request
+        urls = []
+
+        def test_fails(tgfake):
+            urls.append(tgfake.url)
+            tgfake.send("evidence")
+            assert False
+
+        def test_look(tgfake):
+            with urllib.request.urlopen(urls[0] + "/sim/chat/4242?format=text") as f:
+                assert f.read().decode() == "[1] alice: evidence\\n"
+        """
+    )
+    pytester.runpytest(*PLUGIN).assert_outcomes(passed=1, failed=1)
 
 
 def test_the_marker_gives_a_test_its_own_stand_for_a_token(pytester: pytest.Pytester) -> None:
@@ -74,7 +107,7 @@ def test_the_marker_gives_a_test_its_own_stand_for_a_token(pytester: pytest.Pyte
 
         @pytest.mark.tgfake(faults=[{"method": "sendMessage", "code": 429, "retry_after": 2}])
         def test_faults(tgfake):
-            assert tgfake.url == shared[0]
+            assert tgfake.url.rsplit("/s/", 1)[0] == shared[0].rsplit("/s/", 1)[0]  # a session of the same stand
             assert [f["method"] for f in tgfake.state()["faults"]] == ["sendmessage"]
 
         @pytest.mark.tgfake(colour="blue")
@@ -93,13 +126,31 @@ def test_tgfake_url_attaches_to_a_running_stand(pytester: pytest.Pytester, monke
         pytester.makepyfile(
             f"""
             def test_attached(tgfake):
+                assert tgfake.url == {stand.url + "/s/1"!r}
+                tgfake.send("over there")
+            """
+        )
+        pytester.runpytest(*PLUGIN).assert_outcomes(passed=1)
+        root = StandClient(stand.url)
+        assert root.transcript(4242) == ""  # the test played in its own session, ended after it
+        assert root.open_session()["id"] == "2"
+
+
+@pytest.mark.parametrize(("name", "value"), [("TGFAKE_SESSIONS", "0"), ("TGFAKE_BOT", "external")])
+def test_tests_share_the_root_of_a_stand_when_told_or_when_the_bot_runs_elsewhere(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    with ThreadedStand(Options(poll_max=1.0)) as stand:
+        monkeypatch.setenv("TGFAKE_URL", stand.url)
+        monkeypatch.setenv(name, value)
+        pytester.makepyfile(
+            f"""
+            def test_attached(tgfake):
                 assert tgfake.url == {stand.url!r}
                 tgfake.send("over there")
             """
         )
         pytester.runpytest(*PLUGIN).assert_outcomes(passed=1)
-        from tgfake.testing import StandClient
-
         assert StandClient(stand.url).transcript(4242) == "[1] alice: over there\n"
 
 
@@ -256,3 +307,52 @@ def test_the_model_steps_script_the_model_for_a_scenario(pytester: pytest.Pytest
     )
     pytester.makepyfile("from pytest_bdd import scenarios\n\nscenarios('model.feature')\n")
     pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=2)
+
+
+def test_a_suite_runs_in_four_workers_against_one_stand_each_test_in_its_own_session(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pytest-xdist with ``-n 4`` and ``TGFAKE_URL``: six tests (two with a bot of their own) at once, none
+    seeing another's messages, calls, faults or clock; the stand's root is untouched and every session ended."""
+    with ThreadedStand(Options(poll_max=1.0)) as stand:
+        monkeypatch.setenv("TGFAKE_URL", stand.url)
+        log = pytester.path / "sessions.log"
+        pytester.makepyfile(
+            f"""
+            import os
+            import pytest
+
+            def note(tgfake):
+                with open({str(log)!r}, "a") as f:
+                    f.write(os.environ["PYTEST_XDIST_WORKER"] + " " + tgfake.url + "\\n")
+
+            @pytest.mark.parametrize("n", range(4))
+            def test_alone(tgfake, n):
+                note(tgfake)
+                assert tgfake.outbox() == [] and tgfake.transcript(4242) == ""
+                tgfake.fault("sendMessage", 429, retry_after=n + 1)
+                tgfake.move_clock(1000 * n)
+                tgfake.send(f"message {{n}}")
+                assert tgfake.transcript() == f"[1] alice: message {{n}}\\n"
+                assert [f["retry_after"] for f in tgfake.state()["faults"]] == [n + 1]
+
+            @pytest.mark.parametrize("n", range(2))
+            def test_with_a_bot(tgfake, tgfake_bot, n):
+                note(tgfake)
+                tgfake_bot("python {ECHOBOT}")
+                tgfake.send(f"hello {{n}}")
+                tgfake.expect_reply(f"You said: hello {{n}}")
+                assert [c.params["text"] for c in tgfake.outbox("sendMessage")] == [f"You said: hello {{n}}"]
+            """
+        )
+        result = pytester.runpytest_subprocess(*PLUGIN, "-n", "4")
+        result.assert_outcomes(passed=6)
+        result.stdout.fnmatch_lines(["*4 workers*"])
+        lines = [line.split() for line in log.read_text().splitlines()]
+        assert len({url for _, url in lines}) == 6  # six sessions
+        assert len({worker for worker, _ in lines}) > 1  # run by more than one worker at once
+        root = StandClient(stand.url)
+        assert (root.transcript(4242), root.outbox(), root.state()["faults"]) == ("", [], [])
+        assert root.open_session()["id"] == "7"  # and each test's session was ended
+        with urllib.request.urlopen(stand.url + "/sim/sessions") as f:
+            assert [s["id"] for s in json.loads(f.read())["sessions"]] == ["7"]

@@ -8,18 +8,15 @@ from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
 from tgfake.errors import SimError
-from tgfake.keys import STAND
+from tgfake.keys import stand_of
 from tgfake.params import parse_int
-from tgfake.stand import Stand
 from tgfake.wire import read_capped
 from tgfake.world.bots import Bot
 
+__all__ = ["MAX_SIM_BODY", "bot_of", "query_float", "query_int", "read_body", "stand_of"]
+
 MAX_SIM_BODY = 1 << 20
 M = TypeVar("M", bound=BaseModel)
-
-
-def stand_of(request: web.Request) -> Stand:
-    return request.app[STAND]
 
 
 async def read_body(request: web.Request, model: type[M]) -> M:

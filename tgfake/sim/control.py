@@ -1,10 +1,10 @@
-"""Steering the stand: faults and the shared reset."""
+"""Steering the stand: faults, the clock and the shared reset."""
 
 from __future__ import annotations
 
 from aiohttp import web
 
-from tgfake.models import FaultIn
+from tgfake.models import ClockIn, FaultIn
 from tgfake.sim.common import read_body, stand_of
 from tgfake.wire import sim_json
 
@@ -26,6 +26,19 @@ async def clear_faults(request: web.Request) -> web.Response:
 
 @routes.post("/sim/reset")
 async def reset(request: web.Request) -> web.Response:
-    """One reset for the whole origin: the Telegram side and every hooked part (the model)."""
+    """One reset for this session (the root routes: the default one): the Telegram side and its hooked model."""
     stand_of(request).reset()
     return sim_json({"ok": True})
+
+
+@routes.get("/sim/clock")
+async def get_clock(request: web.Request) -> web.Response:
+    return sim_json(stand_of(request).clock_json())
+
+
+@routes.post("/sim/clock")
+async def move_clock(request: web.Request) -> web.Response:
+    """Move this session's time (draft expiry, ``until_date``) instead of sleeping; other sessions keep theirs."""
+    stand = stand_of(request)
+    stand.move_clock(await read_body(request, ClockIn))
+    return sim_json(stand.clock_json())
