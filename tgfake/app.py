@@ -18,12 +18,12 @@ from aiohttp import web
 from tgfake import downloads, errors
 from tgfake.clock import Clock
 from tgfake.delivery import webhook_delivery
-from tgfake.errors import SimError
+from tgfake.errors import SimError, TelegramError
 from tgfake.keys import STAND
 from tgfake.options import Options
 from tgfake.page import register_page
 from tgfake.sim import register_sim
-from tgfake.stand import Stand
+from tgfake.stand import Stand, envelope_of
 from tgfake.wire import envelope_response, read_params, sim_json
 
 if TYPE_CHECKING:
@@ -56,7 +56,10 @@ async def bot_api(request: web.Request) -> web.StreamResponse:
     method = method.removesuffix("/")
     if not method:
         return not_found()
-    params = await read_params(request)
+    try:
+        params = await read_params(request)
+    except TelegramError as exc:  # refused while reading, as td's HTTP reader does: before any method, unrecorded
+        return envelope_response(exc.status, envelope_of(exc))
     status, envelope = await request.app[STAND].call(token, method, params)
     return envelope_response(status, envelope)
 

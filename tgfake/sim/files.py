@@ -13,9 +13,10 @@ from typing import Any
 from aiohttp import web
 from pydantic import ValidationError
 
-from tgfake.errors import SimError
+from tgfake.errors import SimError, TelegramError
 from tgfake.filestore import send_person_file
 from tgfake.models import FileIn, FilePartIn
+from tgfake.params import printable
 from tgfake.sim.common import stand_of
 from tgfake.wire import read_capped, read_params, sim_json
 
@@ -88,7 +89,13 @@ def _base64(kind: str, text: str) -> bytes:
 
 
 async def _from_form(request: web.Request) -> tuple[FileIn, str, str, bytes]:
-    params = await read_params(request)
+    try:
+        params = await read_params(request)
+    except TelegramError as exc:
+        raise SimError(exc.status, exc.description) from None
+    bad = params.first_not_utf8()
+    if bad is not None:
+        raise SimError(400, f"invalid form field: {printable(bad)}: strings must be encoded in UTF-8")
     for kind in KINDS:
         if kind in params.values:
             raise SimError(400, f"{kind} must be a file part (curl -F {kind}=@file)")
