@@ -30,7 +30,7 @@ from tgfake.clock import Clock, SystemClock
 from tgfake.errors import SimError, TelegramError
 from tgfake.faults import Fault, Faults
 from tgfake.menus import MenuButtons
-from tgfake.models import CallbackIn, FaultIn, FileIn, MessageIn
+from tgfake.models import MAX_TEXT, CallbackIn, FaultIn, FileIn, MessageIn
 from tgfake.options import Options
 from tgfake.params import Params
 from tgfake.webhooks import Webhook
@@ -277,6 +277,8 @@ class Stand:
         """The person sends a text; returns (message_id, update_id)."""
         if not body.text.strip():
             raise SimError(400, "text is empty")
+        if len(body.text) > MAX_TEXT:
+            raise SimError(400, f"text is longer than {MAX_TEXT} characters")
         return self.inject(body, body.text)
 
     def inject(
@@ -292,10 +294,12 @@ class Stand:
         """
         media = photo is not None or document is not None
         person = self.person(body.user_id, body.username, body.first_name, name_from_username=True)
-        chat_type = body.chat_type.strip().lower() or "private"
+        chat_type = body.chat_type.strip().lower() or type_for_id(body.chat_id or person.id)
         chat_id = body.chat_id or (person.id if chat_type == "private" else GROUP_ID_BASE - person.id)
         chat = self.world.chats.get(chat_id)
         if chat is None:
+            if chat_type == "private" and chat_id < 0:
+                raise SimError(400, "a private chat's chat_id is the person's user_id: it must be positive")
             chat = Chat(id=chat_id, type=chat_type)
             self.world.chats[chat_id] = chat
         if chat.type != "private" and not chat.title:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TypeVar
 
 from aiohttp import web
@@ -26,16 +27,44 @@ async def read_body(request: web.Request, model: type[M]) -> M:
     body = await read_capped(request, MAX_SIM_BODY)
     if body is None:
         raise SimError(413, "request body is larger than 1 MB")
+    return decode_body(body, model)
+
+
+def decode_body(body: bytes, model: type[M]) -> M:
+    """``body`` as ``model``, or SimError 400 ``invalid JSON body: <field>: <reason>``."""
     if not body.strip():
         raise SimError(400, "invalid JSON body: EOF")
     try:
         return model.model_validate_json(body)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        reason = first["msg"]
-        detail = f"{where}: {reason}" if where else reason
-        raise SimError(400, f"invalid JSON body: {detail}") from None
+        raise invalid(exc, "invalid JSON body", body) from None
+
+
+def invalid(exc: ValidationError, what: str, body: bytes = b"") -> SimError:
+    """The first of pydantic's complaints as a sim error; text that is not UTF-8 in Telegram's words.
+
+    pydantic refuses an undecodable byte and a lone ``\\ud800`` escape (so neither is ever stored), naming
+    the byte or escape; the answer says what the Bot API says of the same text.
+    """
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    reason = first["msg"]
+    if first["type"] == "json_invalid" and _about_encoding(reason, body):
+        reason = NOT_UTF8
+    detail = f"{where}: {reason}" if where else reason
+    return SimError(400, f"{what}: {detail}")
+
+
+NOT_UTF8 = "strings must be encoded in UTF-8"
+
+
+def _about_encoding(reason: str, body: bytes) -> bool:
+    if "surrogate" in reason or "unicode code point" in reason:
+        return True
+    return "hex escape" in reason and _ESCAPED_SURROGATE.search(body) is not None
+
+
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def query_int(request: web.Request, name: str, default: int = 0) -> int:

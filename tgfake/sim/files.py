@@ -17,7 +17,7 @@ from tgfake.errors import SimError, TelegramError
 from tgfake.filestore import send_person_file
 from tgfake.models import FileIn, FilePartIn
 from tgfake.params import printable
-from tgfake.sim.common import stand_of
+from tgfake.sim.common import decode_body, invalid, stand_of
 from tgfake.wire import read_capped, read_params, sim_json
 
 routes = web.RouteTableDef()
@@ -53,23 +53,11 @@ def _one_kind(present: list[str]) -> str:
     return present[0]
 
 
-def _invalid(exc: ValidationError, what: str) -> SimError:
-    first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"])
-    detail = f"{where}: {first['msg']}" if where else first["msg"]
-    return SimError(400, f"{what}: {detail}")
-
-
 async def _from_json(request: web.Request) -> tuple[FileIn, str, str, bytes]:
     raw = await read_capped(request, MAX_FILE_BODY)
     if raw is None:
         raise SimError(413, f"request body is larger than {MAX_FILE_BODY >> 20} MiB")
-    if not raw.strip():
-        raise SimError(400, "invalid JSON body: EOF")
-    try:
-        body = FileIn.model_validate_json(raw)
-    except ValidationError as exc:
-        raise _invalid(exc, "invalid JSON body") from None
+    body = decode_body(raw, FileIn)
     parts: dict[str, FilePartIn | None] = {"photo": body.photo, "document": body.document}
     kind = _one_kind([k for k in KINDS if parts[k] is not None])
     part = parts[kind]
@@ -105,5 +93,5 @@ async def _from_form(request: web.Request) -> tuple[FileIn, str, str, bytes]:
     try:
         body = FileIn.model_validate(fields, strict=False)
     except ValidationError as exc:
-        raise _invalid(exc, "invalid form field") from None
+        raise invalid(exc, "invalid form field") from None
     return body, kind, upload.filename, upload.data
