@@ -38,6 +38,7 @@ TEXT_BUTTONS = "Bad Request: Text buttons are not allowed in the inline keyboard
 BUTTON_TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
 BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
 BUTTON_WEB_APP_URL = "Bad Request: inline keyboard button {problem}"
+BUTTON_URL_INVALID = "Bad Request: inline keyboard button URL '{url}' is invalid: {reason}"  # td's check_link
 BUTTON_NOT_OBJECT = "Bad Request: can't parse inline keyboard button: InlineKeyboardButton must be an Object"
 
 # --- updates, commands, callbacks ----------------------------------------------------------------------------------
