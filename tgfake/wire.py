@@ -6,7 +6,7 @@ import contextlib
 import json
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote
 
 from aiohttp import BodyPartReader, web
 from aiohttp.http_exceptions import HttpProcessingError
@@ -162,6 +162,31 @@ def envelope_response(status: int, envelope: dict[str, Any]) -> web.Response:
     return web.Response(
         body=compact(envelope).encode(), status=status, content_type="application/json", headers=headers
     )
+
+
+INERT_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "sandbox; default-src 'none'",
+}
+"""What keeps a served file inert in a browser on the stand's own origin, where a live page could call /sim/."""
+
+
+def file_response(data: bytes, mime_type: str, name: str) -> web.Response:
+    """Stored bytes as a download: the sniffed type (clients read it), but an attachment the browser never runs.
+
+    ``Content-Disposition: attachment`` makes a browser save rather than render it, ``nosniff`` stops it guessing
+    a live type, and the sandboxing CSP gives even a rendered HTML document no script, no origin and no fetches.
+    """
+    headers = {"Content-Type": mime_type, "Content-Disposition": attachment(name), **INERT_HEADERS}
+    return web.Response(body=data, headers=headers)
+
+
+def attachment(name: str) -> str:
+    """RFC 6266: an ASCII ``filename`` fallback and the exact name as ``filename*`` (UTF-8, percent-encoded)."""
+    if not name:
+        return "attachment"
+    fallback = "".join(c if " " <= c <= "~" and c not in '"\\%' else "_" for c in name)
+    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(printable(name), safe='')}"
 
 
 def sim_json(value: Any, status: int = 200) -> web.Response:

@@ -18,7 +18,7 @@ from tgfake.filestore import send_person_file
 from tgfake.models import FileIn, FilePartIn
 from tgfake.params import printable
 from tgfake.sim.common import decode_body, invalid, stand_of
-from tgfake.wire import read_capped, read_params, sim_json
+from tgfake.wire import file_response, read_capped, read_params, sim_json
 
 routes = web.RouteTableDef()
 
@@ -32,7 +32,7 @@ async def file(request: web.Request) -> web.Response:
     stored = stand_of(request).world.files.get(request.match_info["id"])
     if stored is None:
         raise SimError(404, "no such file")
-    return web.Response(body=stored.data, headers={"Content-Type": stored.mime_type})
+    return file_response(stored.data, stored.mime_type, stored.name)
 
 
 @routes.post("/sim/file")
