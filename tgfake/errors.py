@@ -16,6 +16,7 @@ INTERNAL = "Internal Server Error"
 TOO_MANY = "Too Many Requests"
 STRINGS_NOT_UTF8 = "Bad Request: strings must be encoded in UTF-8"  # td's check of every string it uses
 HEADERS_TOO_LARGE = "Request Header Fields Too Large: total headers size exceeded"  # td's HttpReader, 431
+WRONG_REQUEST_LINE = "Bad Request: wrong request line"  # td's HttpReader
 
 # --- chats and messages ----------------------------------------------------------------------------------------
 CHAT_ID_EMPTY = "Bad Request: chat_id is empty"
