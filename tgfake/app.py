@@ -24,7 +24,7 @@ from tgfake.options import Options
 from tgfake.page import register_page
 from tgfake.sim import register_sim
 from tgfake.stand import Stand, envelope_of
-from tgfake.wire import envelope_response, read_params, sim_json
+from tgfake.wire import CLOSE_CONNECTION, envelope_response, read_params, sim_json
 
 if TYPE_CHECKING:
     from llmstub import Model
@@ -36,11 +36,18 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 @web.middleware
 async def sim_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Sim refusals become ``{"error": ...}`` with their status; nothing a client sends becomes a 500."""
+    """Sim refusals become ``{"error": ...}`` with their status; nothing a client sends becomes a 500.
+
+    An answer to a body that could not be read closes the connection (``CLOSE_CONNECTION``): its client must
+    not send a next request on it.
+    """
     try:
-        return await handler(request)
+        resp = await handler(request)
     except SimError as exc:
-        return sim_json({"error": exc.message}, status=exc.status)
+        resp = sim_json({"error": exc.message}, status=exc.status)
+    if request.get(CLOSE_CONNECTION):
+        resp.force_close()
+    return resp
 
 
 def not_found() -> web.Response:

@@ -44,6 +44,7 @@ async def serve(app: web.Application, host: str, port: int, *, shutdown_timeout:
 
 
 _REQUEST_START = re.compile(rb"[A-Z]{3,10} /")
+_MODEL_PATHS = (b"/v1/", b"/sim/llm/", b"/api/llm-completions")
 
 
 def unparsable_answer(head: bytes, exc: HttpProcessingError) -> web.Response:
@@ -56,13 +57,11 @@ def unparsable_answer(head: bytes, exc: HttpProcessingError) -> web.Response:
     """
     too_long = isinstance(exc, LineTooLong)
     status = 431 if too_long else 400
-    path = head.split(b" ", 2)[1] if head.count(b" ") >= 1 else b""
-    if path.startswith((b"/v1/", b"/sim/llm/", b"/api/llm-completions")):
+    path = head.split(b" ", 2)[1] if b" " in head else b""
+    if path.startswith((b"/sim/", *_MODEL_PATHS)):
         message = f"request line or header longer than {MAX_LINE} bytes" if too_long else "malformed HTTP request"
-        return sim_json(error_body(message), status=status)
-    if path.startswith(b"/sim/"):
-        message = f"request line or header longer than {MAX_LINE} bytes" if too_long else "malformed HTTP request"
-        return sim_json({"error": message}, status=status)
+        body = error_body(message) if path.startswith(_MODEL_PATHS) else {"error": message}
+        return sim_json(body, status=status)
     if too_long:
         description = errors.HEADERS_TOO_LARGE
     elif isinstance(exc, BadStatusLine | InvalidURLError):

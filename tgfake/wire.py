@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import zlib
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qsl, quote
 
 from aiohttp import BodyPartReader, web
 from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.web_protocol import RequestPayloadError
 
+from tgfake import errors
 from tgfake.errors import TelegramError
 from tgfake.params import JSON, Params, Upload, printable, skip_blank
 
@@ -96,10 +100,13 @@ async def read_params(request: web.Request) -> Params:
     params = Params(values=dict(_first(form_pairs(request.rel_url.raw_query_string))))
     ctype = request.content_type
     if ctype.startswith("multipart/form-data"):
-        with contextlib.suppress(ValueError, web.HTTPException, HttpProcessingError):
+        with contextlib.suppress(ValueError, web.HTTPException, HttpProcessingError, RequestPayloadError):
             await _read_multipart(request, params)
     elif ctype.startswith("application/json") or ctype.startswith("application/x-www-form-urlencoded"):
-        body = await read_capped(request, MAX_ARGS_BODY)
+        try:
+            body = await read_capped(request, MAX_ARGS_BODY)
+        except BodyUnreadable as exc:
+            raise TelegramError(400, f"{errors.BAD_REQUEST}: {exc}") from None
         if body is None:
             raise TelegramError(413, TOO_MANY_PARAMETERS)
         text = decode_text(body)
@@ -118,15 +125,40 @@ def _first(pairs: list[tuple[str, str]]) -> Iterator[tuple[str, str]]:
             yield key, value
 
 
+CLOSE_CONNECTION = web.RequestKey("tgfake.close_connection", bool)
+"""Set on a request whose answer must close the connection (as td's reader closes it after a refusal)."""
+
+
+class BodyUnreadable(ValueError):
+    """The body could not be read as sent (a broken gzip or chunked encoding); ``str()`` says why, as td words it."""
+
+
 async def read_capped(request: web.Request, cap: int) -> bytes | None:
-    """The whole body, or None when it is longer than ``cap`` (a single ``read(n)`` may stop at a chunk)."""
+    """The whole body, or None when it is longer than ``cap`` (a single ``read(n)`` may stop at a chunk).
+
+    Raises BodyUnreadable when aiohttp cannot decode what was sent (it would otherwise surface as a 500).
+    """
     body = bytearray()
-    while len(body) <= cap:
-        chunk = await request.content.read(cap + 1 - len(body))
-        if not chunk:
-            return bytes(body)
-        body += chunk
+    try:
+        while len(body) <= cap:
+            chunk = await request.content.read(cap + 1 - len(body))
+            if not chunk:
+                return bytes(body)
+            body += chunk
+    except (RequestPayloadError, HttpProcessingError) as exc:
+        request[CLOSE_CONNECTION] = True  # the rest of the body cannot be skipped to reach a next request
+        raise BodyUnreadable(_unreadable_reason(exc)) from None
     return None
+
+
+def _unreadable_reason(exc: BaseException) -> str:
+    """td's words for a body its gzip reader refuses (``zlib error -3``), else the plain refusal."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, zlib.error) and (found := re.match(r"Error (-?\d+)", str(cause))):
+            return f"zlib error {found.group(1)}"
+        cause = cause.__cause__ or cause.__context__
+    return "can't read the request body"
 
 
 async def _read_multipart(request: web.Request, params: Params) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 
@@ -403,3 +404,25 @@ async def test_a_json_body_nested_too_deeply_ends_the_reading_there(wire: Wire, 
     assert (resp.status, body["result"]["text"]) == (200, "body")
     [call] = await wire.outbox()
     assert call["params"] == {"chat_id": "4242", "text": "body"}
+
+
+@pytest.mark.parametrize("ctype", ["application/json", "application/x-www-form-urlencoded"])
+async def test_a_body_whose_gzip_is_broken_is_refused_in_tds_words(wire: Wire, ctype: str) -> None:
+    resp = await wire.client.post(
+        "/bot1/sendMessage?chat_id=4242", data=b"not gzip", headers={"Content-Type": ctype, "Content-Encoding": "gzip"}
+    )
+    assert (resp.status, await resp.json()) == (
+        400,
+        {"ok": False, "error_code": 400, "description": "Bad Request: zlib error -3"},
+    )
+    assert resp.headers["Connection"] == "close"  # the rest of such a body cannot be skipped
+    assert await wire.outbox() == []
+    assert (await wire.call("getMe"))[0] == 200  # a new connection is served
+
+
+async def test_a_gzipped_body_is_read(wire: Wire) -> None:
+    body = gzip.compress(b'{"chat_id":4242,"text":"zipped"}')
+    resp = await wire.client.post(
+        "/bot1/sendMessage", data=body, headers={"Content-Type": "application/json", "Content-Encoding": "gzip"}
+    )
+    assert (await resp.json())["result"]["text"] == "zipped"

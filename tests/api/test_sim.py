@@ -600,3 +600,10 @@ async def test_a_sim_body_nested_deeply_is_a_400_not_a_crash(wire: Wire) -> None
         resp = await wire.client.post(route, data='{"text":' + "[" * 5000 + "]" * 5000 + "}")
         assert resp.status == 400, route
         assert (await resp.json())["error"].startswith("invalid JSON body: "), route
+
+
+@pytest.mark.parametrize("route", ["/sim/message", "/sim/file", "/sim/fault"])
+async def test_a_sim_body_whose_gzip_is_broken_is_a_400(wire: Wire, route: str) -> None:
+    resp = await wire.client.post(route, data=b"not gzip", headers={"Content-Encoding": "gzip"})
+    assert (resp.status, await resp.json()) == (400, {"error": "request body can't be read: zlib error -3"})
+    assert resp.headers["Connection"] == "close"

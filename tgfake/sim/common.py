@@ -12,7 +12,7 @@ from tgfake.errors import SimError
 from tgfake.keys import STAND
 from tgfake.params import parse_int
 from tgfake.stand import Stand
-from tgfake.wire import read_capped
+from tgfake.wire import BodyUnreadable, read_capped
 
 MAX_SIM_BODY = 1 << 20
 M = TypeVar("M", bound=BaseModel)
@@ -24,10 +24,18 @@ def stand_of(request: web.Request) -> Stand:
 
 async def read_body(request: web.Request, model: type[M]) -> M:
     """Decode the body as ``model``; any problem is a 400 naming it (``invalid JSON body: ...``)."""
-    body = await read_capped(request, MAX_SIM_BODY)
+    body = await read_body_bytes(request, MAX_SIM_BODY)
     if body is None:
         raise SimError(413, "request body is larger than 1 MB")
     return decode_body(body, model)
+
+
+async def read_body_bytes(request: web.Request, cap: int) -> bytes | None:
+    """The body (None past ``cap``); one that cannot be read as sent is a 400 saying why."""
+    try:
+        return await read_capped(request, cap)
+    except BodyUnreadable as exc:
+        raise SimError(400, f"request body can't be read: {exc}") from None
 
 
 def decode_body(body: bytes, model: type[M]) -> M:

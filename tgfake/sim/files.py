@@ -17,8 +17,8 @@ from tgfake.errors import SimError, TelegramError
 from tgfake.filestore import send_person_file
 from tgfake.models import FileIn, FilePartIn
 from tgfake.params import printable
-from tgfake.sim.common import decode_body, invalid, stand_of
-from tgfake.wire import file_response, read_capped, read_params, sim_json
+from tgfake.sim.common import decode_body, invalid, read_body_bytes, stand_of
+from tgfake.wire import file_response, read_params, sim_json
 
 routes = web.RouteTableDef()
 
@@ -54,7 +54,7 @@ def _one_kind(present: list[str]) -> str:
 
 
 async def _from_json(request: web.Request) -> tuple[FileIn, str, str, bytes]:
-    raw = await read_capped(request, MAX_FILE_BODY)
+    raw = await read_body_bytes(request, MAX_FILE_BODY)
     if raw is None:
         raise SimError(413, f"request body is larger than {MAX_FILE_BODY >> 20} MiB")
     body = decode_body(raw, FileIn)
