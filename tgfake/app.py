@@ -23,14 +23,14 @@ import llmstub
 from tgfake import downloads, errors
 from tgfake.clock import Clock
 from tgfake.delivery import Deliveries
-from tgfake.errors import SimError
+from tgfake.errors import SimError, TelegramError
 from tgfake.keys import REQUEST_MODEL, SESSION, SESSIONS, STAND, put, stand_of
 from tgfake.options import Options
 from tgfake.page import register_page
 from tgfake.sessions import PREFIX, Session, Sessions
 from tgfake.sim import register_sim
-from tgfake.stand import Stand
-from tgfake.wire import envelope_response, read_params, sim_json
+from tgfake.stand import Stand, envelope_of
+from tgfake.wire import CLOSE_CONNECTION, envelope_response, read_params, sim_json
 
 if TYPE_CHECKING:
     from llmstub import Model
@@ -42,11 +42,18 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 @web.middleware
 async def sim_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Sim refusals become ``{"error": ...}`` with their status; nothing a client sends becomes a 500."""
+    """Sim refusals become ``{"error": ...}`` with their status; nothing a client sends becomes a 500.
+
+    An answer to a body that could not be read closes the connection (``CLOSE_CONNECTION``): its client must
+    not send a next request on it.
+    """
     try:
-        return await handler(request)
+        resp = await handler(request)
     except SimError as exc:
-        return sim_json({"error": exc.message}, status=exc.status)
+        resp = sim_json({"error": exc.message}, status=exc.status)
+    if request.get(CLOSE_CONNECTION):
+        resp.force_close()
+    return resp
 
 
 INNER_MIDDLEWARES = (sim_errors,)  # what every request passes through once routed (a session's included)
@@ -106,7 +113,10 @@ async def bot_api(request: web.Request) -> web.StreamResponse:
     method = method.removesuffix("/")
     if not method:
         return not_found()
-    params = await read_params(request)
+    try:
+        params = await read_params(request)
+    except TelegramError as exc:  # refused while reading, as td's HTTP reader does: before any method, unrecorded
+        return envelope_response(exc.status, envelope_of(exc))
     status, envelope = await stand_of(request).call(token, method, params)
     return envelope_response(status, envelope)
 

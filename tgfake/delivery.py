@@ -13,15 +13,14 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
-from urllib.parse import parse_qsl
 
 import aiohttp
 from aiohttp import web
 
-from tgfake.params import Params, loads
+from tgfake.params import Params
 from tgfake.stand import Stand
 from tgfake.webhooks import SECRET_HEADER, Delivery, WebhookConfig
-from tgfake.wire import compact
+from tgfake.wire import compact, decode_text, form_pairs, json_pairs
 from tgfake.world.bots import Bot
 
 IDLE_WAIT = 3600.0  # seconds between re-checks with nothing to do (any update wakes the worker at once)
@@ -175,22 +174,18 @@ async def read_reply(resp: aiohttp.ClientResponse) -> tuple[str, Params] | None:
     ctype = resp.content_type
     values: dict[str, str] = {}
     try:
-        if ctype == "application/json":
-            obj = loads(await resp.content.read(MAX_REPLY))
-            if not isinstance(obj, dict):
-                return None
-            values = {str(k): v if isinstance(v, str) else compact(v) for k, v in obj.items()}
-        elif ctype == "application/x-www-form-urlencoded":
-            text = (await resp.content.read(MAX_REPLY)).decode()
-            values = dict(reversed(parse_qsl(text, keep_blank_values=True)))
+        if ctype in ("application/json", "application/x-www-form-urlencoded"):  # read as a request's body is
+            text = decode_text(await resp.content.read(MAX_REPLY))
+            for key, value in json_pairs(text) if ctype == "application/json" else form_pairs(text):
+                values.setdefault(key, value)
         elif ctype == "multipart/form-data":
             reader = aiohttp.MultipartReader(resp.headers, resp.content)
             async for part in reader:
                 if isinstance(part, aiohttp.BodyPartReader) and part.name and part.filename is None:
-                    values.setdefault(part.name, await part.text())
+                    values.setdefault(part.name, decode_text(bytes(await part.read())))
         else:
             return None
-    except (ValueError, UnicodeDecodeError, aiohttp.ClientError):
+    except (ValueError, aiohttp.ClientError):
         return None
     method = values.pop("method", "")
     return (method, Params(values=values)) if method else None

@@ -11,7 +11,7 @@ from aiohttp import web
 from tgfake import errors
 from tgfake.filestore import MAX_DOWNLOAD_BYTES, by_path
 from tgfake.keys import stand_of
-from tgfake.wire import envelope_response
+from tgfake.wire import envelope_response, file_response
 
 ROUTE = "/file/bot{token}/{path:.+}"
 
@@ -25,4 +25,4 @@ async def download(request: web.Request) -> web.StreamResponse:
     stored = by_path(stand, request.match_info["path"])
     if stored is None or stored.size > MAX_DOWNLOAD_BYTES:
         return envelope_response(404, {"ok": False, "error_code": 404, "description": errors.NOT_FOUND})
-    return web.Response(body=stored.data, headers={"Content-Type": stored.mime_type})
+    return file_response(stored.data, stored.mime_type, stored.name)

@@ -14,6 +14,9 @@ FORBIDDEN_BLOCKED = "Forbidden: bot was blocked by the user"
 BAD_GATEWAY = "Bad Gateway"
 INTERNAL = "Internal Server Error"
 TOO_MANY = "Too Many Requests"
+STRINGS_NOT_UTF8 = "Bad Request: strings must be encoded in UTF-8"  # td's check of every string it uses
+HEADERS_TOO_LARGE = "Request Header Fields Too Large: total headers size exceeded"  # td's HttpReader, 431
+WRONG_REQUEST_LINE = "Bad Request: wrong request line"  # td's HttpReader
 
 # --- chat access (telegram-bot-api Client::check_chat_access) -------------------------------------------------
 CHAT_NOT_FOUND = "Bad Request: chat not found"
@@ -43,7 +46,6 @@ QUOTE_INVALID = "Bad Request: QUOTE_TEXT_INVALID"
 
 # --- formatting (tgfake.text; TDLib's own words follow the prefixes) ----------------------------------------------
 RAW_TEXT_TOO_LONG = "Bad Request: text is too long"  # over 32 768 bytes before parsing
-STRINGS_NOT_UTF8 = "Bad Request: strings must be encoded in UTF-8"
 PARSE_MODE_BAD = "Bad Request: unsupported parse_mode"
 CANT_PARSE_ENTITIES = "Bad Request: can't parse entities: {reason}"
 CANT_PARSE_ENTITY = "Bad Request: can't parse MessageEntity: {reason}"
@@ -58,6 +60,7 @@ TEXT_BUTTONS = "Bad Request: Text buttons are not allowed in the inline keyboard
 BUTTON_TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
 BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
 BUTTON_WEB_APP_URL = "Bad Request: inline keyboard button {problem}"
+BUTTON_URL_INVALID = "Bad Request: inline keyboard button {problem}"  # td's check_link: "URL '<url>' is invalid: ..."
 BUTTON_NOT_OBJECT = "Bad Request: can't parse inline keyboard button: InlineKeyboardButton must be an Object"
 
 # --- updates, commands, callbacks ----------------------------------------------------------------------------------

@@ -2,7 +2,24 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_ID = 1 << 52
+"""Telegram's user and chat identifiers have at most 52 significant bits; past them no client can address them."""
+MAX_TEXT = 4096
+"""Code points in a person's text message, Telegram's cap on a message's text."""
+
+UserId = Annotated[int, Field(ge=0, lt=MAX_ID)]
+"""A person's id: positive (0 picks the default person)."""
+ChatId = Annotated[int, Field(gt=-MAX_ID, lt=MAX_ID)]
+"""Positive for a private chat (the person's id), negative for a group (0 picks the default chat)."""
+MessageId = Annotated[int, Field(ge=0, lt=1 << 31)]
+"""Message ids are positive 32-bit integers in every chat."""
+Count = Annotated[int, Field(ge=-(1 << 31), lt=1 << 31)]
+Int64 = Annotated[int, Field(ge=-(1 << 63), lt=1 << 63)]
+"""What the Bot API's own 64-bit integers hold (``draft_id``)."""
 
 
 class SimBody(BaseModel):
@@ -19,14 +36,14 @@ class SenderFields(SimBody):
     """
 
     bot: str | int = ""
-    user_id: int = 0
+    user_id: UserId = 0
     username: str = ""
     first_name: str = ""
     chat_type: str = ""
-    chat_id: int = 0
+    chat_id: ChatId = 0
     chat_title: str = ""
-    reply_to_message_id: int = 0
-    message_thread_id: int = 0
+    reply_to_message_id: MessageId = 0
+    message_thread_id: MessageId = 0
     mention: bool = False
 
 
@@ -41,10 +58,10 @@ class CallbackIn(SimBody):
 
     label: str = ""
     data: str = ""
-    message_id: int = 0
+    message_id: MessageId = 0
     bot: str | int = ""
-    chat_id: int = 0
-    user_id: int = 0
+    chat_id: ChatId = 0
+    user_id: UserId = 0
     username: str = ""
     first_name: str = ""
 
@@ -66,10 +83,10 @@ class FaultIn(SimBody):
     """``POST /sim/fault``: schedule (or with ``clear``, remove) one fault."""
 
     method: str = ""
-    code: int = 0
+    code: Count = 0
     description: str = ""
-    retry_after: int = 0
-    times: int = 0
+    retry_after: Annotated[int, Field(ge=0, lt=1 << 31)] = 0
+    times: Count = 0
     contains: str = ""
     clear: bool = False
 
@@ -79,8 +96,8 @@ class LaunchIn(SimBody):
 
     url: str = ""
     bot: str | int = ""
-    chat_id: int = 0
-    user_id: int = 0
+    chat_id: ChatId = 0
+    user_id: UserId = 0
     username: str = ""
     first_name: str = ""
     start_param: str = ""

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from tgfake import errors
+from tgfake.errors import bad_request
+
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""What the edge leaves for text that is not UTF-8: undecodable bytes (``surrogateescape``) and lone ``\\ud800``."""
+RECORD_CAP = 1 << 15
+"""The longest value the outbox keeps whole: Telegram's own cap on a raw text (``Text is too long`` past 32 KiB)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,18 +30,25 @@ class Upload:
 class Params:
     """The first value of each parameter as text (nested JSON kept as JSON text), and the uploaded files.
 
-    Telegram reads every field by its declared type; so do the methods, through the helpers below.
+    Telegram reads every field by its declared type; so do the methods, through the helpers below. Text that
+    arrived in no valid UTF-8 is kept as it came (see :data:`SURROGATE`) and refused when a method reads it,
+    as td refuses such a string where it uses it: ``Bad Request: strings must be encoded in UTF-8``.
     """
 
     values: dict[str, str] = field(default_factory=dict)
     files: dict[str, Upload] = field(default_factory=dict)
 
     def get(self, name: str) -> str | None:
-        return self.values.get(name)
+        """The value, None when absent; raises TelegramError when it is not valid UTF-8."""
+        value = self.values.get(name)
+        if value is not None and not is_utf8(value):
+            raise bad_request(errors.STRINGS_NOT_UTF8)
+        return value
 
     def text(self, name: str) -> str:
-        """The value, or the empty string when absent."""
-        return self.values.get(name, "")
+        """The value, or the empty string when absent; raises TelegramError when it is not valid UTF-8."""
+        value = self.get(name)
+        return "" if value is None else value
 
     def flag(self, name: str) -> bool:
         """Booleans are true only for the exact string ``true``, as the reference stand reads them."""
@@ -43,25 +60,105 @@ class Params:
 
     def json(self, name: str) -> Any:
         """The parameter decoded as JSON; raises ValueError when it is not JSON."""
-        raw = self.values.get(name)
+        raw = self.get(name)
         if raw is None:
             raise ValueError(f"{name} is missing")
         return loads(raw)
 
+    def first_not_utf8(self) -> str | None:
+        """The name of the first value that is not valid UTF-8, None when all are (for surfaces that refuse at once)."""
+        return next((k for k, v in self.values.items() if not is_utf8(k) or not is_utf8(v)), None)
+
     def summary(self) -> dict[str, str]:
-        """What the outbox records: every value, and each upload as ``<name> (<size> bytes)``."""
-        out = dict(self.values)
+        """What the outbox records: every value, and each upload as ``<name> (<size> bytes)``.
+
+        A record must stay readable and small whatever was sent: text that is not UTF-8 is recorded with U+FFFD,
+        and a value longer than :data:`RECORD_CAP` is cut there with a marker saying how long it was (a refused
+        11 MB text would otherwise be kept whole until a reset).
+        """
+        out = {printable(k): _capped(printable(v)) for k, v in self.values.items()}
         for name, upload in self.files.items():
-            out[name] = f"{upload.filename} ({len(upload.data)} bytes)"
+            out[printable(name)] = f"{printable(upload.filename)} ({len(upload.data)} bytes)"
         return out
 
 
+def is_utf8(text: str) -> bool:
+    """Whether ``text`` encodes to UTF-8 (no surrogate code point: no undecodable byte, no lone ``\\ud800``)."""
+    return text.isascii() or SURROGATE.search(text) is None
+
+
+def printable(text: str) -> str:
+    """``text`` with every surrogate code point as U+FFFD: safe to store, show and encode."""
+    return text if is_utf8(text) else SURROGATE.sub("\ufffd", text)
+
+
+def _capped(value: str) -> str:
+    if len(value) <= RECORD_CAP:
+        return value
+    return f"{value[:RECORD_CAP]}… [cut: {len(value)} characters]"
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text} is out of range")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+JSON = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant, strict=False)
+"""The stand's JSON reader: no ``NaN``/``Infinity``, no number too big for a double, control characters allowed
+inside strings (td's reader allows them)."""
+
+
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
 def loads(text: str | bytes) -> Any:
-    """``json.loads`` whose every failure is a ValueError: nesting too deep for Python is a client's mistake too."""
+    """JSON text to a value; a failure to parse is a ValueError (nesting too deep for Python is a client's too).
+
+    A string in it that is not UTF-8 (a lone ``\\ud800``, an undecodable byte) raises TelegramError with
+    ``strings must be encoded in UTF-8``: td decodes such an escape into bytes it then refuses to use.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "surrogateescape")
     try:
-        return json.loads(text)
+        value, end = JSON.raw_decode(text, skip_blank(text, 0))
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
+    if skip_blank(text, end) != len(text):
+        raise ValueError("extra data after the JSON value")
+    if (SURROGATE.search(text) or _ESCAPED_SURROGATE.search(text)) and not _all_utf8(value):
+        raise bad_request(errors.STRINGS_NOT_UTF8)
+    return value
+
+
+def _all_utf8(value: Any) -> bool:
+    """Every string (and key) in a decoded JSON value is valid UTF-8; iterative, so depth costs no stack."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not is_utf8(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
+
+
+_BLANK = re.compile(r"[ \t\n\r]*")
+
+
+def skip_blank(text: str, pos: int) -> int:
+    """The position after JSON whitespace from ``pos``."""
+    match = _BLANK.match(text, pos)
+    return match.end() if match else pos
 
 
 def parse_int(text: str) -> int | None:

@@ -30,7 +30,7 @@ from tgfake.clock import Clock, OffsetClock, SystemClock
 from tgfake.content import Media
 from tgfake.errors import SimError, TelegramError
 from tgfake.faults import Fault, Faults
-from tgfake.models import BotIn, CallbackIn, ClockIn, FaultIn, FileIn, MessageIn
+from tgfake.models import MAX_TEXT, BotIn, CallbackIn, ClockIn, FaultIn, FileIn, MessageIn
 from tgfake.options import DEFAULT_BOT_ID, Options
 from tgfake.params import Params, parse_int
 from tgfake.text import plain_entities, utf16_len
@@ -454,6 +454,8 @@ class Stand:
         """The person sends a text; returns (message_id, update_id)."""
         if not body.text.strip():
             raise SimError(400, "text is empty")
+        if len(body.text) > MAX_TEXT:
+            raise SimError(400, f"text is longer than {MAX_TEXT} characters")
         return self.inject(body, body.text)
 
     def person_chat(self, body: MessageIn | FileIn, person: User, bot: Bot) -> Chat:
@@ -467,6 +469,8 @@ class Stand:
         if body.chat_id > 0:
             raise SimError(400, f"chat_id {body.chat_id} of a {chat_type} must be negative (as every group's is)")
         if chat_type == "private":
+            if body.chat_id not in self.world.chats:
+                raise SimError(400, "a private chat's chat_id is the person's user_id: it must be positive")
             chat_type = ""  # an existing group's id wins over the type
         chat_id = body.chat_id or GROUP_ID_BASE - person.id
         known = self.world.chats.get(chat_id)

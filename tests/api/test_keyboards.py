@@ -6,8 +6,11 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import Wire
+from tgfake.text.links import LinkError, check_link
 
 TEXT_BUTTONS = "Bad Request: Text buttons are not allowed in the inline keyboard"
 TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
@@ -39,10 +42,10 @@ async def test_a_keyboard_is_returned_viewed_and_transcribed(wire: Wire) -> None
     sent = await wire.ok("sendMessage", chat_id=4242, text="pick", reply_markup=kb)
     assert sent["reply_markup"] == {
         "inline_keyboard": [
-            [{"text": "A", "callback_data": "a"}, {"text": "Site", "url": "https://example.com"}],
+            [{"text": "A", "callback_data": "a"}, {"text": "Site", "url": "https://example.com/"}],
             [{"text": "App", "web_app": {"url": "https://app.example.com/"}}],
         ]
-    }
+    }  # a url button's link comes back as Telegram writes it: with a path
     _, chat = await wire.sim("GET", "/sim/chat/4242")
     assert chat["messages"][0]["keyboard"] == sent["reply_markup"]["inline_keyboard"]
     assert await wire.text() == "[1] bot: pick\n    [A] [Site]\n    [App]\n"
@@ -216,3 +219,97 @@ async def test_keyboards_differ_by_shape_text_and_every_action(wire: Wire, other
     await wire.refused("editMessageReplyMarkup", 400, NOT_MODIFIED, chat_id=4242, message_id=1, reply_markup=kb)
     await wire.refused("editMessageText", 400, NOT_MODIFIED, chat_id=4242, message_id=1, text="x", reply_markup=kb)
     await wire.ok("editMessageReplyMarkup", chat_id=4242, message_id=1, reply_markup=other)
+
+
+# --- url buttons: td's check_link ------------------------------------------------------------------------------
+URL_INVALID = "Bad Request: inline keyboard button URL '{}' is invalid: {}"
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("javascript://alert(1)", "Unsupported URL protocol"),
+        ("file:///etc/passwd", "Unsupported URL protocol"),
+        ("ftp://files.example.com/", "Unsupported URL protocol"),
+        ("chrome://settings", "Unsupported URL protocol"),
+        ("javascript:alert(1)", "Wrong port number specified in the URL"),  # no "//": read as host:port
+        ("data:text/html,<script>x</script>", "Wrong port number specified in the URL"),
+        ("https://example.com:0/", "Wrong port number specified in the URL"),
+        ("https://example.com:65536/", "Wrong port number specified in the URL"),
+        ("http://localhost:8080/", "Wrong HTTP URL"),
+        ("https://intranet/", "Wrong HTTP URL"),
+        ("https:///path", "URL host is empty"),
+        ("https://./", "Host is invalid"),
+        ("https://[zz::1]/", "Wrong IPv6 address specified in the URL"),
+        ("https://exa mple.com/", "Disallowed character in URL host"),
+        ("https://ex%4.com/", "Wrong percent-encoded symbol in URL host"),
+        ("https://us<er@example.com/", "Disallowed character in URL userinfo"),
+        (" https://example.com", "Unsupported URL protocol"),
+        ("tg://https://example.com", "Wrong tg URL"),
+        ("tg://resolve:80", "Wrong tg URL"),
+        ("tg://a.b", "Unallowed characters in URL host"),
+        ("ton://user@wallet", "Wrong ton URL"),
+    ],
+)
+async def test_a_url_button_telegram_cannot_open_is_refused_in_its_words(wire: Wire, url: str, reason: str) -> None:
+    kb = markup([{"text": "Go", "url": url}])
+    await wire.refused("sendMessage", 400, URL_INVALID.format(url, reason), chat_id=4242, text="x", reply_markup=kb)
+    assert await wire.text() == ""
+
+
+@pytest.mark.parametrize(
+    ("url", "stored"),
+    [
+        ("https://example.com", "https://example.com/"),
+        ("HTTPS://Example.COM/Path?q=A#Frag", "https://example.com/Path?q=A#Frag"),
+        ("example.com/page", "http://example.com/page"),
+        ("http://example.com:080/a b", "http://example.com:80/a%20b"),
+        ("https://user:pw@example.com", "https://user:pw@example.com/"),
+        ("http://[::1]:8080/x", "http://[::1]:8080/x"),
+        ("https://пример.рф/путь", "https://пример.рф/путь"),
+        ("tg://resolve?domain=tgfake_bot", "tg://resolve?domain=tgfake_bot"),
+        ("TG:resolve?domain=x", "tg://resolve?domain=x"),
+        ("tg://user?id=4242", "tg://user?id=4242"),
+        ("ton://wallet", "ton://wallet/"),
+        ("tonsite://Site.ton/page", "tonsite://site.ton/page"),
+    ],
+)
+async def test_a_url_button_is_stored_as_telegram_writes_it(wire: Wire, url: str, stored: str) -> None:
+    sent = await wire.ok("sendMessage", chat_id=4242, text="x", reply_markup=markup([{"text": "Go", "url": url}]))
+    assert sent["reply_markup"]["inline_keyboard"][0][0] == {"text": "Go", "url": stored}
+    _, chat = await wire.sim("GET", "/sim/chat/4242")
+    assert chat["messages"][0]["keyboard"][0][0]["url"] == stored
+
+
+async def test_an_edit_to_the_same_link_written_otherwise_is_not_a_modification(wire: Wire) -> None:
+    await wire.ok("sendMessage", chat_id=4242, text="x", reply_markup=markup([{"text": "Go", "url": "https://a.org"}]))
+    await wire.refused(
+        "editMessageReplyMarkup",
+        400,
+        "Bad Request: message is not modified: specified new message content and reply markup are exactly "
+        "the same as a current content and reply markup of the message",
+        chat_id=4242,
+        message_id=1,
+        reply_markup=markup([{"text": "Go", "url": "HTTPS://A.ORG/"}]),
+    )
+
+
+LINK_PIECES = [*"aZ09.-_:/?#@[]%! ~*'()&+=;,$<>\"\\\t\x00é", "http", "https", "tg", "ton", "://", "%4A"]
+link_text = st.lists(st.sampled_from(LINK_PIECES), max_size=20).map("".join)
+PREFIXES = ["", "http://", "HTTPS://", "tg:", "tg://", "ton://", "tonsite://", "javascript:"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(prefix=st.sampled_from(PREFIXES), rest=link_text)
+def test_check_link_refuses_in_words_or_returns_a_link_it_keeps(prefix: str, rest: str) -> None:
+    """Any text is refused with a LinkError or normalised once and for all (a stored link checks as itself)."""
+    try:
+        stored = check_link(prefix + rest)
+    except LinkError as exc:
+        reason = str(exc)
+    else:
+        reason = ""
+        assert stored.split("://", 1)[0] in ("http", "https", "tg", "ton", "tonsite")
+        assert check_link(stored) == stored
+        assert not any(ord(c) <= 0x20 for c in stored)
+    assert reason or stored

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 
@@ -265,55 +266,118 @@ async def test_a_large_json_body_is_read_whole(wire: Wire) -> None:
     assert answer["result"]["text"] == "big"
 
 
-async def test_a_json_body_over_4_mb_is_ignored_leaving_the_query(wire: Wire) -> None:
+async def test_a_json_body_over_4_mb_is_refused_as_td_refuses_too_many_parameters(wire: Wire) -> None:
     body = json.dumps({"text": "huge", "padding": "p" * (4 << 20)}).encode()
     resp = await wire.client.post(
         "/bot1/sendMessage?chat_id=4242", data=io.BytesIO(body), headers={"Content-Type": "application/json"}
     )
-    assert (resp.status, (await resp.json())["description"]) == (400, "Bad Request: message text is empty")
+    assert (resp.status, await resp.json()) == (
+        413,
+        {"ok": False, "error_code": 413, "description": "Request Entity Too Large: too many parameters"},
+    )
+    assert await wire.outbox() == []
 
 
 EMPTY = "Bad Request: message text is empty"
+NOT_UTF8 = "Bad Request: strings must be encoded in UTF-8"
 
 
 @pytest.mark.parametrize(
-    ("ctype", "raw", "outcome"),
+    ("ctype", "raw"),
     [
-        ("multipart/form-data", b"no boundary", EMPTY),
-        ("multipart/form-data; boundary=xx", b"--xx\r\nbroken header\r\n\r\nvalue\r\n--xx--\r\n", EMPTY),
-        ("multipart/form-data; boundary=xx", b"--xx\r\nContent-Disposition: form-data; name=text\r\n\r\ncut", EMPTY),
-        ("application/json", b"\xff\xfe{", EMPTY),
-        ("application/x-www-form-urlencoded", b"text=%ff%fe", "\ufffd\ufffd"),
+        ("multipart/form-data", b"no boundary"),
+        ("multipart/form-data; boundary=xx", b"--xx\r\nbroken header\r\n\r\nvalue\r\n--xx--\r\n"),
+        ("multipart/form-data; boundary=xx", b"--xx\r\nContent-Disposition: form-data; name=text\r\n\r\ncut"),
+        ("application/json", b"\xff\xfe{"),
+        ("application/json", b'["text","x"]'),
     ],
 )
-async def test_a_body_that_cannot_be_decoded_leaves_the_query(wire: Wire, ctype: str, raw: bytes, outcome: str) -> None:
+async def test_a_body_that_cannot_be_read_leaves_the_query(wire: Wire, ctype: str, raw: bytes) -> None:
     resp = await wire.client.post("/bot1/sendMessage?chat_id=4242", data=raw, headers={"Content-Type": ctype})
-    body = await resp.json()
-    if outcome == EMPTY:
-        assert (resp.status, body["description"]) == (400, EMPTY)
-    else:
-        assert (resp.status, body["result"]["text"]) == (200, outcome)
+    assert (resp.status, (await resp.json())["description"]) == (400, EMPTY)
 
 
-async def test_a_lone_surrogate_escape_in_a_json_body_reads_as_a_replacement_character(wire: Wire) -> None:
-    raw = (
-        b'{"chat_id":4242,"text":"a\\ud800b",'
-        b'"reply_markup":{"inline_keyboard":[[{"text":"\\udc00","callback_data":"x"}]]}}'
-    )
+@pytest.mark.parametrize(
+    ("raw", "status", "outcome"),
+    [
+        (b'{"chat_id":4242,"text":"read"', 200, "read"),  # the object never closes
+        (b'{"chat_id":4242,"text":"read",,,', 200, "read"),
+        (b'{"chat_id":4242,"text":"read" "x":1}', 200, "read"),
+        (b'{"chat_id":4242,"text":"cut', 400, EMPTY),
+        (b'{"chat_id":4242,"x":NaN,"text":"late"}', 400, EMPTY),
+        (b'{"chat_id":4242,"x":1e400,"text":"late"}', 400, EMPTY),
+        (b'{"chat_id":4242,"x":[' + b"[" * 100 + b"]" * 101 + b',"text":"late"}', 400, EMPTY),
+        (b'{"chat_id":4242,"x":[' + b"[" * 98 + b"]" * 99 + b',"text":"deep enough"}', 200, "deep enough"),
+    ],
+)
+async def test_a_malformed_json_body_keeps_what_td_read_before_the_mistake(
+    wire: Wire, raw: bytes, status: int, outcome: str
+) -> None:
     resp = await wire.client.post("/bot1/sendMessage", data=raw, headers={"Content-Type": "application/json"})
     body = await resp.json()
-    assert resp.status == 200, body
-    assert body["result"]["text"] == "a\ufffdb"
-    assert body["result"]["reply_markup"]["inline_keyboard"][0][0]["text"] == "\ufffd"
-    assert await wire.text() == "[1] bot: a\ufffdb\n    [\ufffd]\n"
+    assert resp.status == status, body
+    assert (body["result"]["text"] if status == 200 else body["description"]) == outcome
+
+
+def _multipart_with_text(raw_text: bytes) -> tuple[bytes, str]:
+    body = (
+        b"--xx\r\nContent-Disposition: form-data; name=chat_id\r\n\r\n4242\r\n"
+        b"--xx\r\nContent-Disposition: form-data; name=text\r\n\r\n" + raw_text + b"\r\n--xx--\r\n"
+    )
+    return body, "multipart/form-data; boundary=xx"
+
+
+@pytest.mark.parametrize(
+    ("how", "path", "raw", "ctype"),
+    [
+        ("query", "/bot1/sendMessage?chat_id=4242&text=a%FFb", b"", "text/plain"),
+        ("query, a lone surrogate's bytes", "/bot1/sendMessage?chat_id=4242&text=%ED%A0%80", b"", "text/plain"),
+        ("urlencoded", "/bot1/sendMessage", b"chat_id=4242&text=a%FF%FEb", "application/x-www-form-urlencoded"),
+        ("json, a raw byte", "/bot1/sendMessage", b'{"chat_id":4242,"text":"a\xffb"}', "application/json"),
+        ("json, a lone surrogate", "/bot1/sendMessage", b'{"chat_id":4242,"text":"a\\ud800b"}', "application/json"),
+        ("multipart", "/bot1/sendMessage", *_multipart_with_text(b"a\xc3b")),
+    ],
+)
+async def test_text_that_is_not_utf8_is_refused_as_td_refuses_it(
+    wire: Wire, how: str, path: str, raw: bytes, ctype: str
+) -> None:
+    resp = await wire.client.post(path, data=raw, headers={"Content-Type": ctype})
+    assert (resp.status, await resp.json()) == (400, {"ok": False, "error_code": 400, "description": NOT_UTF8}), how
     [call] = await wire.outbox()
-    assert call["params"]["text"] == "a\ufffdb"
+    assert call["params"]["text"].startswith("a\ufffd") or call["params"]["text"] == "\ufffd" * 3, how
+    assert await wire.text() == ""
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        '{"inline_keyboard":[[{"text":"\\udc00","callback_data":"x"}]]}',  # escaped in any transport
+        '{"inline_keyboard":[[{"text":"ok","callback_data":"\\ud800"}]]}',
+    ],
+)
+async def test_a_lone_surrogate_inside_nested_json_is_refused_too(wire: Wire, markup: str) -> None:
+    await wire.refused("sendMessage", 400, NOT_UTF8, chat_id=4242, text="x", reply_markup=markup)
+    as_json = {"chat_id": 4242, "text": "x", "reply_markup": json.loads(markup)}
+    status, body = await wire.call_json("sendMessage", as_json)
+    assert (status, body["description"]) == (400, NOT_UTF8)
+    assert await wire.text() == ""
+    assert len(await wire.outbox()) == 2  # recorded, and the outbox still encodes
 
 
 async def test_a_surrogate_pair_escape_is_one_character(wire: Wire) -> None:
     raw = b'{"chat_id":4242,"text":"\\ud83d\\ude00"}'
     resp = await wire.client.post("/bot1/sendMessage", data=raw, headers={"Content-Type": "application/json"})
     assert (await resp.json())["result"]["text"] == "😀"
+
+
+async def test_a_refused_huge_value_is_recorded_cut_with_its_length(wire: Wire) -> None:
+    await wire.refused("sendMessage", 400, "Bad Request: text is too long", chat_id=4242, text="я" * 100_000)
+    [call] = await wire.outbox()
+    text = call["params"]["text"]
+    assert text == "я" * (1 << 15) + "… [cut: 100000 characters]"
+    ok = "ж" * (1 << 15)  # the longest value recorded whole
+    await wire.call("sendMessage", chat_id=4242, text=ok)
+    assert (await wire.outbox())[1]["params"]["text"] == ok
 
 
 DEEP = "[" * 100_000
@@ -335,14 +399,35 @@ async def test_json_nested_too_deeply_is_a_client_mistake(
     assert (got, body.get("description")) == (status, description)
 
 
-@pytest.mark.parametrize(("depth", "ok"), [(100_000, False), (500, True)])
-async def test_a_json_body_nested_too_deeply_is_ignored(wire: Wire, depth: int, ok: bool) -> None:
-    raw = '{"text":"body","a":' + "[" * depth + "]" * depth + "}"
+@pytest.mark.parametrize("depth", [101, 500, 100_000])
+async def test_a_json_body_nested_too_deeply_ends_the_reading_there(wire: Wire, depth: int) -> None:
+    raw = '{"text":"body","a":' + "[" * depth + "]" * depth + ',"reply_markup":"never read"}'
     resp = await wire.client.post(
         "/bot1/sendMessage?chat_id=4242", data=raw, headers={"Content-Type": "application/json"}
     )
     body = await resp.json()
-    if ok:
-        assert (resp.status, body["result"]["text"]) == (200, "body")
-    else:
-        assert (resp.status, body["description"]) == (400, EMPTY)
+    assert (resp.status, body["result"]["text"]) == (200, "body")
+    [call] = await wire.outbox()
+    assert call["params"] == {"chat_id": "4242", "text": "body"}
+
+
+@pytest.mark.parametrize("ctype", ["application/json", "application/x-www-form-urlencoded"])
+async def test_a_body_whose_gzip_is_broken_is_refused_in_tds_words(wire: Wire, ctype: str) -> None:
+    resp = await wire.client.post(
+        "/bot1/sendMessage?chat_id=4242", data=b"not gzip", headers={"Content-Type": ctype, "Content-Encoding": "gzip"}
+    )
+    assert (resp.status, await resp.json()) == (
+        400,
+        {"ok": False, "error_code": 400, "description": "Bad Request: zlib error -3"},
+    )
+    assert resp.headers["Connection"] == "close"  # the rest of such a body cannot be skipped
+    assert await wire.outbox() == []
+    assert (await wire.call("getMe"))[0] == 200  # a new connection is served
+
+
+async def test_a_gzipped_body_is_read(wire: Wire) -> None:
+    body = gzip.compress(b'{"chat_id":4242,"text":"zipped"}')
+    resp = await wire.client.post(
+        "/bot1/sendMessage", data=body, headers={"Content-Type": "application/json", "Content-Encoding": "gzip"}
+    )
+    assert (await resp.json())["result"]["text"] == "zipped"

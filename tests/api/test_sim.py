@@ -504,8 +504,9 @@ async def test_a_wrong_http_method_on_a_sim_path_gets_the_bot_api_404(wire: Wire
 
 # --- body size ------------------------------------------------------------------------------------------------
 async def test_a_sim_body_under_1_mb_is_read_whole(wire: Wire) -> None:
-    text = "y" * 1_000_000
-    resp = await wire.client.post("/sim/message", data=io.BytesIO(json.dumps({"text": text}).encode()))
+    text = "y" * 4096
+    body = {"text": text, "padding": "p" * 1_000_000}  # unknown fields are read and ignored
+    resp = await wire.client.post("/sim/message", data=io.BytesIO(json.dumps(body).encode()))
     assert (resp.status, await resp.json()) == (200, {"message_id": 1, "update_id": 1})
     assert (await updates(wire))[0]["message"]["text"] == text
 
@@ -519,3 +520,96 @@ async def test_a_sim_body_nested_too_deeply_is_a_400(wire: Wire) -> None:
     resp = await wire.client.post("/sim/message", data='{"text":' + "[" * 100_000)
     assert resp.status == 400
     assert (await resp.json())["error"].startswith("invalid JSON body: ")
+
+
+# --- hostile bodies: ids, lengths, encodings --------------------------------------------------------------------
+TOO_BIG = "Input should be less than 4503599627370496"  # 2**52: Telegram ids have at most 52 significant bits
+INT32 = "Input should be less than 2147483648"
+
+
+@pytest.mark.parametrize(
+    ("route", "body", "error"),
+    [
+        ("/sim/message", {"text": "a", "user_id": 2**52}, f"user_id: {TOO_BIG}"),
+        ("/sim/message", {"text": "a", "user_id": 2**64}, f"user_id: {TOO_BIG}"),
+        ("/sim/message", {"text": "a", "chat_id": 2**63}, f"chat_id: {TOO_BIG}"),
+        ("/sim/message", {"text": "a", "chat_id": -(2**70)}, "chat_id: Input should be greater than -4503599627370496"),
+        ("/sim/message", {"text": "a", "reply_to_message_id": 2**31}, f"reply_to_message_id: {INT32}"),
+        ("/sim/message", {"text": "a", "user_id": -7}, "user_id: Input should be greater than or equal to 0"),
+        ("/sim/callback", {"data": "x", "message_id": 10**30}, f"message_id: {INT32}"),
+        ("/sim/callback", {"data": "x", "user_id": 2**53}, f"user_id: {TOO_BIG}"),
+        ("/sim/callback", {"data": "x", "chat_id": 2**64}, f"chat_id: {TOO_BIG}"),
+        ("/sim/webapp/launch", {"user_id": 2**64}, f"user_id: {TOO_BIG}"),
+        ("/sim/draft/stop", {"draft_id": 2**63}, "draft_id: Input should be less than 9223372036854775808"),
+        ("/sim/draft/stop", {"chat_id": 2**63}, f"chat_id: {TOO_BIG}"),
+        ("/sim/fault", {"method": "x", "retry_after": 2**40}, f"retry_after: {INT32}"),
+        ("/sim/fault", {"method": "x", "times": 2**64}, f"times: {INT32}"),
+        ("/sim/file", {"document": {"name": "a", "data": "YQ=="}, "chat_id": 2**64}, f"chat_id: {TOO_BIG}"),
+    ],
+)  # fmt: skip
+async def test_ids_that_no_telegram_client_can_hold_are_refused(
+    wire: Wire, route: str, body: dict[str, Any], error: str
+) -> None:
+    await sim_error(wire, "POST", route, body, 400, f"invalid JSON body: {error}")
+    assert (await wire.sim("GET", "/sim/chats"))[1] == {"chats": []}
+
+
+async def test_the_largest_ids_telegram_has_are_accepted_and_viewable(wire: Wire) -> None:
+    user = 2**52 - 1
+    await wire.say("hi", user_id=user)
+    assert (await updates(wire))[0]["message"]["from"]["id"] == user
+    assert (await wire.ok("sendMessage", chat_id=user, text="ok"))["chat"]["id"] == user
+    assert await wire.text(user) == "[1] user: hi\n[2] bot: ok\n"
+
+
+async def test_a_private_chat_with_a_negative_id_is_refused(wire: Wire) -> None:
+    error = "a private chat's chat_id is the person's user_id: it must be positive"
+    await sim_error(wire, "POST", "/sim/message", {"text": "a", "chat_type": "private", "chat_id": -5}, 400, error)
+    assert (await wire.sim("GET", "/sim/chats"))[1] == {"chats": []}
+
+
+async def test_a_negative_chat_id_without_a_type_is_a_group(wire: Wire) -> None:
+    await wire.say("hi", chat_id=-5)
+    assert (await updates(wire))[0]["message"]["chat"] == {"id": -5, "type": "group", "title": "Fake group"}
+
+
+async def test_a_persons_text_is_capped_at_4096_code_points(wire: Wire) -> None:
+    await wire.say("я" * 4096)
+    await sim_error(wire, "POST", "/sim/message", {"text": "я" * 4097}, 400, "text is longer than 4096 characters")
+    assert [len(u["message"]["text"]) for u in await updates(wire)] == [4096]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"text":"a\xffb"}',
+        b'{"text":"a\xed\xa0\x80b"}',  # a surrogate's UTF-8 bytes
+        b'{"text":"a\\ud800b"}',
+        b'{"text":"a\\udc00"}',
+        b'{"text":"hi","first_name":"\\ud800\\u0041"}',
+    ],
+)
+async def test_sim_text_that_is_not_utf8_is_refused_in_telegrams_words(wire: Wire, raw: bytes) -> None:
+    resp = await wire.client.post("/sim/message", data=raw)
+    assert (resp.status, await resp.json()) == (400, {"error": "invalid JSON body: strings must be encoded in UTF-8"})
+    assert (await wire.sim("GET", "/sim/chats"))[1] == {"chats": []}
+
+
+async def test_a_surrogate_pair_in_a_sim_body_is_one_character(wire: Wire) -> None:
+    resp = await wire.client.post("/sim/message", data=b'{"text":"\\ud83d\\ude00"}')
+    assert resp.status == 200
+    assert (await updates(wire))[0]["message"]["text"] == "😀"
+
+
+async def test_a_sim_body_nested_deeply_is_a_400_not_a_crash(wire: Wire) -> None:
+    for route in ("/sim/message", "/sim/callback", "/sim/fault", "/sim/file", "/sim/webapp/launch"):
+        resp = await wire.client.post(route, data='{"text":' + "[" * 5000 + "]" * 5000 + "}")
+        assert resp.status == 400, route
+        assert (await resp.json())["error"].startswith("invalid JSON body: "), route
+
+
+@pytest.mark.parametrize("route", ["/sim/message", "/sim/file", "/sim/fault"])
+async def test_a_sim_body_whose_gzip_is_broken_is_a_400(wire: Wire, route: str) -> None:
+    resp = await wire.client.post(route, data=b"not gzip", headers={"Content-Encoding": "gzip"})
+    assert (resp.status, await resp.json()) == (400, {"error": "request body can't be read: zlib error -3"})
+    assert resp.headers["Connection"] == "close"

@@ -260,3 +260,53 @@ async def test_a_fault_answers_before_the_upload_is_looked_at(wire: Wire) -> Non
     status, body = await upload(wire, "sendPhoto", "photo", "a.png", image_bytes("PNG"), chat_id=4242)
     assert status == 200
     assert body["result"]["photo"][0]["file_id"] == "file_1"
+
+
+INERT = {
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "sandbox; default-src 'none'",
+}
+PAGE = b"<!DOCTYPE html><html><script>fetch('/sim/reset', {method: 'POST'})</script></html>"
+
+
+@pytest.mark.parametrize(
+    ("name", "disposition"),
+    [
+        ("page.html", "attachment; filename=\"page.html\"; filename*=UTF-8''page.html"),
+        (
+            'отчёт "q".html',
+            "attachment; filename=\"_____ _q_.html\"; filename*=UTF-8''%D0%BE%D1%82%D1%87%D1%91%D1%82%20%22q%22.html",
+        ),
+        ("100%\\.html", "attachment; filename=\"100__.html\"; filename*=UTF-8''100%25%5C.html"),
+    ],
+)  # fmt: skip
+async def test_a_served_html_document_is_an_inert_attachment_on_both_routes(
+    wire: Wire, name: str, disposition: str
+) -> None:
+    quoted = name.replace("\\", "\\\\").replace('"', '\\"')
+    raw = (
+        b"--xx\r\nContent-Disposition: form-data; name=chat_id\r\n\r\n4242\r\n"
+        b'--xx\r\nContent-Disposition: form-data; name=document; filename="' + quoted.encode() + b'"\r\n\r\n'
+        + PAGE + b"\r\n--xx--\r\n"
+    )  # fmt: skip
+    resp = await wire.client.post(
+        f"/bot{wire.token}/sendDocument", data=raw, headers={"Content-Type": "multipart/form-data; boundary=xx"}
+    )
+    assert resp.status == 200, await resp.text()
+    assert (await resp.json())["result"]["document"]["file_name"] == name
+    path = (await wire.ok("getFile", file_id="file_1"))["file_path"]
+    for url in ("/sim/file/file_1", f"/file/bot{wire.token}/{path}"):
+        resp = await wire.client.get(url)
+        assert resp.status == 200, url
+        assert await resp.read() == PAGE
+        assert resp.headers["Content-Type"] == "text/html"  # the sniffed type stays: clients read it
+        assert resp.headers["Content-Disposition"] == disposition
+        assert {k: resp.headers[k] for k in INERT} == INERT
+
+
+async def test_a_served_photo_is_inert_too(wire: Wire) -> None:
+    png = image_bytes("PNG")
+    await upload(wire, "sendPhoto", "photo", "a.png", png, chat_id=4242)
+    resp = await wire.client.get("/sim/file/file_1")
+    assert (resp.headers["Content-Type"], resp.headers["X-Content-Type-Options"]) == ("image/png", "nosniff")
+    assert resp.headers["Content-Disposition"].startswith("attachment")

@@ -322,3 +322,21 @@ async def test_a_re_send_is_still_checked_for_chat_caption_keyboard_and_reply(wi
         reply_to_message_id=9,
     )
     assert await wire.text() == "[1] alice: [photo a.png 4x3]\n"
+
+
+async def test_a_form_field_that_is_not_utf8_is_refused_and_nothing_is_stored(wire: Wire) -> None:
+    body = (
+        b"--xx\r\nContent-Disposition: form-data; name=caption\r\n\r\nbad \xff\r\n"
+        b'--xx\r\nContent-Disposition: form-data; name=document; filename="a.txt"\r\n\r\nhi\r\n--xx--\r\n'
+    )
+    resp = await wire.client.post("/sim/file", data=body, headers={"Content-Type": "multipart/form-data; boundary=xx"})
+    assert (resp.status, await resp.json()) == (
+        400,
+        {"error": "invalid form field: caption: strings must be encoded in UTF-8"},
+    )
+    assert (await wire.sim("GET", "/sim/chats"))[1] == {"chats": []}
+
+
+async def test_a_caption_over_1024_code_points_is_refused_from_a_form_too(wire: Wire) -> None:
+    got = await send_form(wire, "document", "a.txt", b"hi", caption="я" * 1025)
+    assert got == (400, {"error": "caption is longer than 1024 characters"})

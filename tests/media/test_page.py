@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -124,3 +125,44 @@ def test_page_script_parses() -> None:
         check=False,
     )
     assert check.returncode == 0, check.stderr
+
+
+LINK_CASES = {
+    "https://example.com/a?b=1": "https://example.com/a?b=1",
+    "http://127.0.0.1:8080/": "http://127.0.0.1:8080/",
+    "tg://resolve?domain=tgfake_bot": "tg://resolve?domain=tgfake_bot",
+    "javascript:alert(1)": None,
+    "JavaScript:alert(1)": None,
+    "java\tscript:alert(1)": None,  # the URL parser drops the tab: still javascript:
+    "data:text/html,<script>alert(1)</script>": None,
+    "file:///etc/passwd": None,
+    "blob:https://example.com/x": None,
+    "vbscript:msgbox(1)": None,
+    "/sim/reset": None,  # not absolute: no page-relative address is opened either
+    "": None,
+}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_page_opens_only_http_and_tg_links() -> None:
+    """The page's own guard, run in node: only http(s) and tg addresses reach ``window.open``."""
+    html = page_html().decode()
+    guard = re.search(r"  const BUTTON_LINKS = .*?\n  function openLink\(.*?\n  }\n", html, re.DOTALL)
+    assert guard is not None
+    assert html.count("window.open(") == 1  # every link goes through openLink
+    assert "openLink(b.url, BUTTON_LINKS)" in html
+    assert "openLink(d.url, MINI_APP_LINKS)" in html
+    script = (
+        "const opened = []; const window = {open: (u) => opened.push(u)};\n"
+        + guard.group(0)
+        + "const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
+        "const out = {};\n"
+        "for (const url of cases) { opened.length = 0; openLink(url, BUTTON_LINKS); out[url] = opened[0] ?? null; }\n"
+        "opened.length = 0; openLink('tg://resolve?domain=x', MINI_APP_LINKS); out.miniAppTg = opened[0] ?? null;\n"
+        "console.log(JSON.stringify(out));\n"
+    )
+    done = subprocess.run(
+        ["node", "-e", script], input=json.dumps(list(LINK_CASES)), capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {**LINK_CASES, "miniAppTg": None}

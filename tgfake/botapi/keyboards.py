@@ -8,6 +8,7 @@ from tgfake import errors
 from tgfake.chats import Button, Keyboard
 from tgfake.errors import bad_request
 from tgfake.params import loads
+from tgfake.text.links import LinkError, check_link
 from tgfake.webapp import url_problem
 
 MAX_CALLBACK_DATA_BYTES = 64
@@ -17,7 +18,7 @@ def parse_inline_keyboard(raw: str | None, chat_type: str) -> Keyboard | None:
     """The inline keyboard of ``reply_markup``, None when there is none; raises TelegramError as Telegram refuses.
 
     Reply keyboards, ``remove_keyboard`` and ``force_reply`` are accepted and dropped; a markup that is not a
-    JSON object is ignored.
+    JSON object is ignored. A url button's link is checked and stored as td writes it back (``tgfake/links.py``).
     """
     if not raw:
         return None
@@ -56,6 +57,12 @@ def _button(item: Any, chat_type: str) -> Button:
         raise bad_request(errors.BUTTON_TYPE_INVALID)
     if isinstance(data, str) and len(data.encode()) > MAX_CALLBACK_DATA_BYTES:
         raise bad_request(errors.BUTTON_DATA_INVALID)
+    link = None
+    if isinstance(url, str) and url:
+        try:
+            link = check_link(url)
+        except LinkError as exc:
+            raise bad_request(errors.BUTTON_URL_INVALID.format(problem=exc)) from None
     web_app_url = None
     if isinstance(web_app, dict):
         if chat_type != "private":
@@ -67,7 +74,7 @@ def _button(item: Any, chat_type: str) -> Button:
     return Button(
         text=text if isinstance(text, str) else str(text or ""),
         callback_data=data if isinstance(data, str) and data else None,
-        url=url if isinstance(url, str) and url else None,
+        url=link,
         web_app_url=web_app_url,
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TypeVar
 
 from aiohttp import web
@@ -10,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 from tgfake.errors import SimError
 from tgfake.keys import stand_of
 from tgfake.params import parse_int
-from tgfake.wire import read_capped
+from tgfake.wire import BodyUnreadable, read_capped
 from tgfake.world.bots import Bot
 
 __all__ = ["MAX_SIM_BODY", "bot_of", "query_float", "query_int", "read_body", "stand_of"]
@@ -21,19 +22,55 @@ M = TypeVar("M", bound=BaseModel)
 
 async def read_body(request: web.Request, model: type[M]) -> M:
     """Decode the body as ``model``; any problem is a 400 naming it (``invalid JSON body: ...``)."""
-    body = await read_capped(request, MAX_SIM_BODY)
+    body = await read_body_bytes(request, MAX_SIM_BODY)
     if body is None:
         raise SimError(413, "request body is larger than 1 MB")
+    return decode_body(body, model)
+
+
+async def read_body_bytes(request: web.Request, cap: int) -> bytes | None:
+    """The body (None past ``cap``); one that cannot be read as sent is a 400 saying why."""
+    try:
+        return await read_capped(request, cap)
+    except BodyUnreadable as exc:
+        raise SimError(400, f"request body can't be read: {exc}") from None
+
+
+def decode_body(body: bytes, model: type[M]) -> M:
+    """``body`` as ``model``, or SimError 400 ``invalid JSON body: <field>: <reason>``."""
     if not body.strip():
         raise SimError(400, "invalid JSON body: EOF")
     try:
         return model.model_validate_json(body)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        reason = first["msg"]
-        detail = f"{where}: {reason}" if where else reason
-        raise SimError(400, f"invalid JSON body: {detail}") from None
+        raise invalid(exc, "invalid JSON body", body) from None
+
+
+def invalid(exc: ValidationError, what: str, body: bytes = b"") -> SimError:
+    """The first of pydantic's complaints as a sim error; text that is not UTF-8 in Telegram's words.
+
+    pydantic refuses an undecodable byte and a lone ``\\ud800`` escape (so neither is ever stored), naming
+    the byte or escape; the answer says what the Bot API says of the same text.
+    """
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    reason = first["msg"]
+    if first["type"] == "json_invalid" and _about_encoding(reason, body):
+        reason = NOT_UTF8
+    detail = f"{where}: {reason}" if where else reason
+    return SimError(400, f"{what}: {detail}")
+
+
+NOT_UTF8 = "strings must be encoded in UTF-8"
+
+
+def _about_encoding(reason: str, body: bytes) -> bool:
+    if "surrogate" in reason or "unicode code point" in reason:
+        return True
+    return "hex escape" in reason and _ESCAPED_SURROGATE.search(body) is not None
+
+
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def bot_of(request: web.Request) -> Bot:

@@ -8,7 +8,7 @@ from aiohttp import web
 
 from tgfake.drafts import DraftError
 from tgfake.errors import SimError
-from tgfake.models import SimBody
+from tgfake.models import ChatId, Int64, SimBody
 from tgfake.sim.common import bot_of, read_body, stand_of
 from tgfake.wire import sim_json
 from tgfake.world.people import DEFAULT_USER_ID
@@ -19,8 +19,8 @@ routes = web.RouteTableDef()
 class DraftStopIn(SimBody):
     """``POST /sim/draft/stop``: no ``draft_id`` stops the newest draft showing a Stop button."""
 
-    draft_id: int = 0
-    chat_id: int = 0
+    draft_id: Int64 = 0
+    chat_id: ChatId = 0
     bot: str | int = ""
 
 

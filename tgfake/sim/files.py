@@ -13,11 +13,12 @@ from typing import Any
 from aiohttp import web
 from pydantic import ValidationError
 
-from tgfake.errors import SimError
+from tgfake.errors import SimError, TelegramError
 from tgfake.filestore import send_person_file
 from tgfake.models import FileIn, FilePartIn
-from tgfake.sim.common import stand_of
-from tgfake.wire import read_capped, read_params, sim_json
+from tgfake.params import printable
+from tgfake.sim.common import decode_body, invalid, read_body_bytes, stand_of
+from tgfake.wire import file_response, read_params, sim_json
 
 routes = web.RouteTableDef()
 
@@ -31,7 +32,7 @@ async def file(request: web.Request) -> web.Response:
     stored = stand_of(request).world.files.get(request.match_info["id"])
     if stored is None:
         raise SimError(404, "no such file")
-    return web.Response(body=stored.data, headers={"Content-Type": stored.mime_type})
+    return file_response(stored.data, stored.mime_type, stored.name)
 
 
 @routes.post("/sim/file")
@@ -52,23 +53,11 @@ def _one_kind(present: list[str]) -> str:
     return present[0]
 
 
-def _invalid(exc: ValidationError, what: str) -> SimError:
-    first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"])
-    detail = f"{where}: {first['msg']}" if where else first["msg"]
-    return SimError(400, f"{what}: {detail}")
-
-
 async def _from_json(request: web.Request) -> tuple[FileIn, str, str, bytes]:
-    raw = await read_capped(request, MAX_FILE_BODY)
+    raw = await read_body_bytes(request, MAX_FILE_BODY)
     if raw is None:
         raise SimError(413, f"request body is larger than {MAX_FILE_BODY >> 20} MiB")
-    if not raw.strip():
-        raise SimError(400, "invalid JSON body: EOF")
-    try:
-        body = FileIn.model_validate_json(raw)
-    except ValidationError as exc:
-        raise _invalid(exc, "invalid JSON body") from None
+    body = decode_body(raw, FileIn)
     parts: dict[str, FilePartIn | None] = {"photo": body.photo, "document": body.document}
     kind = _one_kind([k for k in KINDS if parts[k] is not None])
     part = parts[kind]
@@ -88,7 +77,13 @@ def _base64(kind: str, text: str) -> bytes:
 
 
 async def _from_form(request: web.Request) -> tuple[FileIn, str, str, bytes]:
-    params = await read_params(request)
+    try:
+        params = await read_params(request)
+    except TelegramError as exc:
+        raise SimError(exc.status, exc.description) from None
+    bad = params.first_not_utf8()
+    if bad is not None:
+        raise SimError(400, f"invalid form field: {printable(bad)}: strings must be encoded in UTF-8")
     for kind in KINDS:
         if kind in params.values:
             raise SimError(400, f"{kind} must be a file part (curl -F {kind}=@file)")
@@ -98,5 +93,5 @@ async def _from_form(request: web.Request) -> tuple[FileIn, str, str, bytes]:
     try:
         body = FileIn.model_validate(fields, strict=False)
     except ValidationError as exc:
-        raise _invalid(exc, "invalid form field") from None
+        raise invalid(exc, "invalid form field") from None
     return body, kind, upload.filename, upload.data
