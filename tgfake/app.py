@@ -30,7 +30,7 @@ from tgfake.page import register_page
 from tgfake.sessions import PREFIX, Session, Sessions
 from tgfake.sim import register_sim
 from tgfake.stand import Stand, envelope_of
-from tgfake.wire import CLOSE_CONNECTION, envelope_response, read_params, sim_json
+from tgfake.wire import CLOSE_CONNECTION, encoded_envelope, envelope_response, read_params, sim_json
 
 if TYPE_CHECKING:
     from llmstub import Model
@@ -117,8 +117,8 @@ async def bot_api(request: web.Request) -> web.StreamResponse:
         params = await read_params(request)
     except TelegramError as exc:  # refused while reading, as td's HTTP reader does: before any method, unrecorded
         return envelope_response(exc.status, envelope_of(exc))
-    status, envelope = await stand_of(request).call(token, method, params)
-    return envelope_response(status, envelope)
+    served = await stand_of(request).serve(token, method, params)
+    return encoded_envelope(served.status, served.body, served.retry_after)
 
 
 async def _release_polls(app: web.Application) -> None:

@@ -81,7 +81,7 @@ class StoredMessage:
     deleted: bool = False
     rich: bool = False
     thread_id: int = 0  # the forum topic (its creating message's id), 0 outside topics
-    service: dict[str, Any] = field(default_factory=dict)  # new_chat_members, left_chat_member, ... as Bot API JSON
+    service: dict[str, Any] | None = None  # new_chat_members, left_chat_member, ... as Bot API JSON
 
     @property
     def from_bot(self) -> bool:

@@ -164,7 +164,7 @@ async def deliver(
             method, params = reply
             delivery.reply_method = method
             if not method.lower().startswith("get") and method.lower() not in _NOT_SERVED_IN_REPLY:
-                delivery.reply_status, _ = await stand.call(config.token, method, params)
+                delivery.reply_status = (await stand.serve(config.token, method, params)).status
     hook.deliveries.append(delivery)
     stand.calls_signal.fire()  # sim waits on deliveries share the outbox's signal
 

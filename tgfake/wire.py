@@ -187,13 +187,13 @@ async def _read_multipart(request: web.Request, params: Params) -> None:
 
 def envelope_response(status: int, envelope: dict[str, Any]) -> web.Response:
     """The Bot API answer: the envelope as compact JSON, its status, and ``Retry-After`` on flood control."""
-    headers = {}
-    retry = envelope.get("parameters", {}).get("retry_after")
-    if retry:
-        headers["Retry-After"] = str(retry)
-    return web.Response(
-        body=compact(envelope).encode(), status=status, content_type="application/json", headers=headers
-    )
+    return encoded_envelope(status, compact(envelope).encode(), envelope.get("parameters", {}).get("retry_after", 0))
+
+
+def encoded_envelope(status: int, body: bytes, retry_after: int = 0) -> web.Response:
+    """An envelope already encoded (the outbox keeps the same bytes the client got)."""
+    headers = {"Retry-After": str(retry_after)} if retry_after else None
+    return web.Response(body=body, status=status, content_type="application/json", headers=headers)
 
 
 INERT_HEADERS = {

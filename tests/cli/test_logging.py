@@ -11,7 +11,7 @@ from tgfake.stand import Call
 
 def sample() -> Call:
     params = {"text": "line one\nline two " + "x" * 80, "chat_id": "4242"}
-    return Call(seq=1, at=1_700_000_000.0, method="sendMessage", params=params, status=200, response={})
+    return Call(seq=1, at=1_700_000_000.0, method="sendMessage", params=params, status=200, body=b"{}")
 
 
 def test_text_line_sorts_params_and_cuts_long_values() -> None:
