@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import importlib
 import json
 import math
@@ -68,6 +69,8 @@ class Config:
     pacing_streams: int = 5
     pacing_words: int = 20
     pacing_delay: float = 0.020
+    load_concurrency: int = 50  # clients in flight for the tail-under-load rows (wrk -c50)
+    memory_messages: int = 100_000  # stored messages for the memory rows
 
 
 @dataclass(slots=True)
@@ -573,11 +576,13 @@ async def run(cfg: Config | None = None) -> Report:
         aiohttp.ClientSession(connector=connector, timeout=CLIENT_TIMEOUT) as s,
     ):
         rows = await stand_rows(s, stand_url, base_url, stand_app, cfg)
+        rows += await load_rows(stand_url, base_url, cfg)
         llm, why = await model_rows(s, base_url, base_app, cfg)
         rows += llm
         if why:
             skipped["stream /v1/chat/completions"] = why
             skipped["pacing"] = why
+    rows += await memory_rows(cfg)
     meta = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "python": platform.python_version(),
@@ -586,6 +591,89 @@ async def run(cfg: Config | None = None) -> Report:
         "platform": platform.platform(),
     }
     return Report(rows, skipped, cfg, meta)
+
+
+async def load_rows(stand_url: str, base_url: str, cfg: Config) -> list[Row]:
+    """The tail under load: ``load_concurrency`` clients at once; each row's p99 over the baseline's p99.
+
+    Each side keeps its best p99 of ``repeats`` interleaved slices (a neighbour's burst should not decide it).
+    """
+    connector = aiohttp.TCPConnector(limit=cfg.load_concurrency)
+    load = Config(**{**asdict(cfg), "concurrency": cfg.load_concurrency})
+    async with aiohttp.ClientSession(connector=connector, timeout=CLIENT_TIMEOUT) as s:
+        bot = f"{stand_url}/bot{TOKEN}"
+        sends: dict[str, Send] = {
+            f"baseline: bare aiohttp JSON under load (c={cfg.load_concurrency})": lambda: fetch(s, "GET", f"{base_url}/json"),
+            f"getMe under load (c={cfg.load_concurrency})": lambda: fetch(s, "POST", f"{bot}/getMe"),
+            f"sendMessage under load (c={cfg.load_concurrency})": lambda: fetch(
+                s, "POST", f"{bot}/sendMessage", data=SEND_FORM, headers=FORM
+            ),
+        }
+        best: dict[str, Row] = {}
+        for _ in range(cfg.repeats):
+            for name, send in sends.items():
+                row = await throughput(name, send, load)
+                if name not in best or row.p99_ms < best[name].p99_ms:
+                    best[name] = row
+    rows = list(best.values())
+    base = rows[0]
+    for row in rows:
+        row.baseline, row.ratio_of = base.name, "p99"
+        row.ratio = round(row.p99_ms / base.p99_ms, 3) if base.p99_ms else None
+    return rows
+
+
+def rss_mb() -> float:
+    """This process's resident memory (VmRSS), in MB; 0 where /proc is not there."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return 0.0
+
+
+async def memory_rows(cfg: Config) -> list[Row]:
+    """What a long history costs: VmRSS before, with ``memory_messages`` sendMessages stored, and after a reset.
+
+    Driven in process (the stand's own ``serve``), so the rows measure what the stand keeps, not the client.
+    """
+    from tgfake.params import Params
+    from tgfake.stand import Stand
+
+    gc.collect()
+    stand = Stand(Options())
+    values = {"chat_id": str(CHAT), "text": "Hello from the bench", "reply_markup": KEYBOARD}
+    start = rss_mb()
+    started = time.perf_counter()
+    for i in range(cfg.memory_messages):
+        await stand.serve(TOKEN, "sendMessage", Params(values={**values, "text": f"Hello from the bench {i}"}))
+    took = time.perf_counter() - started
+    full = rss_mb()
+    stand.reset()
+    gc.collect()
+    after = rss_mb()
+    rate = round(cfg.memory_messages / took, 1) if took else 0.0
+    rows = []
+    for name, value in (
+        ("memory: at the start", start),
+        (f"memory: {cfg.memory_messages} messages stored", full),
+        ("memory: after POST /sim/reset", after),
+    ):
+        rows.append(
+            Row(
+                name,
+                "messages",
+                cfg.memory_messages,
+                rate,
+                0.0,
+                0.0,
+                extra={"rss_mb": value, "rss_delta_mb": round(value - start, 1)},
+            )
+        )
+    return rows
 
 
 # --- output -------------------------------------------------------------------------------------------------------
@@ -597,8 +685,12 @@ def table(report: Report) -> str:
             versus = ""
         elif r.ratio_of == "rate":
             versus = f"{r.ratio:.2f}x rate"
+        elif r.ratio_of == "p99":
+            versus = f"{r.ratio:.2f}x p99"
         else:
             versus = f"{r.ratio:.2f}x p50"
+        if "rss_mb" in r.extra:
+            versus = f"VmRSS {r.extra['rss_mb']:.1f} MB ({r.extra['rss_delta_mb']:+.1f} MB from the start)"
         if "mean_drift_ms" in r.extra:
             versus = f"drift mean {r.extra['mean_drift_ms']:.2f} ms, max {r.extra['max_drift_ms']:.2f} ms"
         lines.append(
@@ -620,9 +712,22 @@ def parse_args(argv: list[str] | None) -> tuple[Config, str | None]:
     p.add_argument("--chat-messages", type=int, default=d.chat_messages)
     p.add_argument("--stream-requests", type=int, default=d.stream_requests)
     p.add_argument("--pacing-streams", type=int, default=d.pacing_streams)
+    p.add_argument("--load-concurrency", type=int, default=d.load_concurrency, help="clients for the tail rows")
+    p.add_argument("--memory-messages", type=int, default=d.memory_messages, help="messages for the memory rows")
     p.add_argument("--json", metavar="PATH", help="also write the numbers as JSON (to compare commits)")
     a = p.parse_args(argv)
-    for name in ("requests", "concurrency", "rounds", "repeats", "chat_messages", "stream_requests", "pacing_streams"):
+    counts = (
+        "requests",
+        "concurrency",
+        "rounds",
+        "repeats",
+        "chat_messages",
+        "stream_requests",
+        "pacing_streams",
+        "load_concurrency",
+        "memory_messages",
+    )
+    for name in counts:
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     cfg = Config(
@@ -633,6 +738,8 @@ def parse_args(argv: list[str] | None) -> tuple[Config, str | None]:
         chat_messages=a.chat_messages,
         stream_requests=a.stream_requests,
         pacing_streams=a.pacing_streams,
+        load_concurrency=a.load_concurrency,
+        memory_messages=a.memory_messages,
     )
     return cfg, a.json
 

@@ -19,6 +19,8 @@ TINY = Config(
     stream_words=20,
     pacing_streams=1,
     pacing_words=3,
+    load_concurrency=4,
+    memory_messages=50,
 )
 
 STAND_ROWS = [
@@ -32,6 +34,12 @@ STAND_ROWS = [
     "long poll woken by /sim/message",
     "GET /sim/wait woken by sendMessage",
 ]
+LOAD_ROWS = [
+    "baseline: bare aiohttp JSON under load (c=4)",
+    "getMe under load (c=4)",
+    "sendMessage under load (c=4)",
+]
+MEMORY_ROWS = ["memory: at the start", "memory: 50 messages stored", "memory: after POST /sim/reset"]
 MODEL_ROWS = [
     "baseline: bare aiohttp, same SSE bytes in one response",
     "stream /v1/chat/completions (20 words, delay 0s)",
@@ -42,19 +50,22 @@ MODEL_ROWS = [
 async def test_every_row_with_sane_numbers() -> None:
     report = await run(TINY)
     has_model = model_factory()[0] is not None
-    assert [r.name for r in report.rows] == STAND_ROWS + (MODEL_ROWS if has_model else [])
+    assert [r.name for r in report.rows] == STAND_ROWS + LOAD_ROWS + (MODEL_ROWS if has_model else []) + MEMORY_ROWS
     for row in report.rows:
         assert row.count > 0, row
         assert row.rate > 0, row
         assert 0 <= row.p50_ms <= row.p99_ms, row
     for row in report.rows:
-        if not row.name.startswith("pacing"):
+        if row.name in MEMORY_ROWS:
+            assert row.extra["rss_mb"] > 0, row
+        elif not row.name.startswith("pacing"):
             assert row.ratio is not None, row
             assert row.ratio > 0, row
             assert row.baseline.startswith("baseline:"), row
     assert report.row("GET /sim/chat/{id}?format=text (10 msgs)").extra["transcript_bytes"] > 0
     assert report.row("long poll woken by /sim/message").ratio_of == "p50"
     assert report.row("getMe").ratio_of == "rate"
+    assert report.row("sendMessage under load (c=4)").ratio_of == "p99"
     if has_model:
         assert report.skipped == {}
         assert report.row(MODEL_ROWS[1]).extra["frames_per_stream"] >= 20
@@ -66,7 +77,8 @@ async def test_every_row_with_sane_numbers() -> None:
 def test_command_prints_the_table_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "bench.json"
     args = ["--requests", "20", "--concurrency", "2", "--rounds", "3", "--repeats", "1", "--chat-messages", "4"]
-    assert main([*args, "--stream-requests", "3", "--pacing-streams", "1", "--json", str(out)]) == 0
+    small = ["--load-concurrency", "2", "--memory-messages", "5"]
+    assert main([*args, *small, "--stream-requests", "3", "--pacing-streams", "1", "--json", str(out)]) == 0
     printed = capsys.readouterr().out
     data = json.loads(out.read_text())
     names = [r["name"] for r in data["rows"]]
