@@ -6,6 +6,7 @@ text_mention, ``tg://emoji?id=N`` a custom emoji and ``tg://time?unix=N&format=F
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from dataclasses import dataclass
@@ -162,8 +163,13 @@ def _lower_starts(text: str, prefix: str) -> bool:
     return _ascii_lower(text[: len(prefix)]) == prefix
 
 
+@functools.lru_cache(maxsize=4096)
 def _checked(link: str) -> str:
-    """check_link_impl: the normalised link, or LinkError."""
+    """check_link_impl: the normalised link, or LinkError.
+
+    A pure function of the text, memoised: bots send the same few button links with every message, and the port
+    of td's parser is the costliest step of a keyboard (a refusal is not cached and is parsed again).
+    """
     scheme = ""
     for name in ("tg", "ton", "tonsite"):
         if _lower_starts(link, name + ":"):
