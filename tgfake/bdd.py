@@ -196,6 +196,20 @@ def person_taps(tgfake: StandClient, who: str, text: str) -> None:
     tgfake.tap(_unquote(text), user=who)
 
 
+@when(
+    parsers.re(
+        r"(?P<who>[A-Za-z][\w-]*) presses the reply button " + _QUOTED + r"(?: sharing the location "
+        r"(?P<lat>-?[\d.]+), (?P<lon>-?[\d.]+))?"
+    )
+)
+def person_presses(tgfake: StandClient, who: str, text: str, lat: str | None = None, lon: str | None = None) -> None:
+    """A reply keyboard button; a location button shares the coordinates given."""
+    shares: dict[str, Any] = {}
+    if lat is not None and lon is not None:
+        shares = {"latitude": float(lat), "longitude": float(lon)}
+    tgfake.press(_unquote(text), user=who, **shares)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Then: the bot's side
 
@@ -230,6 +244,17 @@ def bot_shows_keyboard(request: pytest.FixtureRequest, tgfake: StandClient, spec
     if current.keyboard != want:
         shown = current.keyboard_text() or "(no keyboard)"
         raise _fail(tgfake, f"message {current.message_id} shows {shown}, expected {spec}")
+
+
+@then(parsers.re(r"the bot shows the reply keyboard (?P<spec>\[.*\])"))
+def bot_shows_reply_keyboard(tgfake: StandClient, spec: str) -> None:
+    """The person's current reply keyboard (``[A] [B] / [C]``: rows split by ``/``)."""
+    want = _parse_keyboard(spec)
+    board = tgfake.chat().get("reply_keyboard") or {}
+    got = tuple(tuple(str(b.get("text", "")) for b in row) for row in board.get("keyboard") or [])
+    if got != want:
+        shown = " / ".join(" ".join(f"[{label}]" for label in row) for row in got) or "(no reply keyboard)"
+        raise _fail(tgfake, f"the person's reply keyboard is {shown}, expected {spec}")
 
 
 @then(parsers.re(r"the bot edits the message to " + _QUOTED))

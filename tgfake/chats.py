@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tgfake.drafts import Drafts
+from tgfake.extras import extra_label
 from tgfake.world.members import Member
 from tgfake.world.people import User
+
+if TYPE_CHECKING:
+    from tgfake.reply_keyboards import ReplyMarkup, Shown
 
 TYPING_WINDOW = 5.0  # seconds a sendChatAction shows "typing" (shown while strictly less than this)
 
@@ -77,6 +81,8 @@ class StoredMessage:
     rich: bool = False
     thread_id: int = 0  # the forum topic (its creating message's id), 0 outside topics
     service: dict[str, Any] = field(default_factory=dict)  # new_chat_members, left_chat_member, ... as Bot API JSON
+    reply_markup: ReplyMarkup | None = None  # a reply keyboard, remove or force reply (never in the Bot API JSON)
+    extra: dict[str, Any] = field(default_factory=dict)  # contact, location, poll...: Bot API fields (tgfake/extras.py)
 
     @property
     def from_bot(self) -> bool:
@@ -168,6 +174,7 @@ class Chat:
     typing_at: float | None = None
     callbacks: list[CallbackAnswer] = field(default_factory=list)
     drafts: Drafts = field(default_factory=Drafts)
+    reply_keyboards: dict[int, Shown | None] = field(default_factory=dict)  # person id (0: everyone) -> keyboard
 
     def add(self, message: StoredMessage) -> StoredMessage:
         self.messages[message.message_id] = message
@@ -257,6 +264,8 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
         out["is_topic_message"] = True
     if msg.service:
         out.update(msg.service)
+    elif msg.extra:
+        out.update(msg.extra)
     elif not msg.is_media:
         out["text"] = msg.text
     if msg.caption:
@@ -326,6 +335,10 @@ def message_view(msg: StoredMessage) -> dict[str, Any]:
     out["rich"] = msg.rich
     if msg.keyboard:
         out["keyboard"] = [[b.json() for b in row] for row in msg.keyboard]
+    if msg.reply_markup is not None:
+        out["reply_keyboard"] = msg.reply_markup.json()
+    if msg.extra:
+        out["content"] = msg.extra
     return out
 
 
@@ -349,11 +362,15 @@ def message_lines(msg: StoredMessage, who: str) -> list[str]:
         body = f"[document {msg.document.name}]"
         if msg.caption:
             body += " " + msg.caption
+    elif msg.extra:
+        body = extra_label(msg.extra)
     else:
         body = msg.text
     lines = [f"[{msg.message_id}] {who}: {indent_lines(body)}"]
     for row in msg.keyboard or []:
         lines.append("    " + " ".join(f"[{b.text}]" for b in row))
+    if msg.reply_markup is not None:
+        lines.extend(msg.reply_markup.lines())
     return lines
 
 

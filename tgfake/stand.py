@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from tgfake import errors
+from tgfake import errors, reply_keyboards
 from tgfake.chats import (
     Chat,
     StoredFile,
@@ -29,7 +29,7 @@ from tgfake.chats import (
 from tgfake.clock import Clock, SystemClock
 from tgfake.errors import SimError, TelegramError
 from tgfake.faults import Fault, Faults
-from tgfake.models import BotIn, CallbackIn, FaultIn, FileIn, MessageIn
+from tgfake.models import BotIn, CallbackIn, FaultIn, MessageIn, SenderFields
 from tgfake.options import DEFAULT_BOT_ID, Options
 from tgfake.params import Params, parse_int
 from tgfake.webhooks import Webhook
@@ -99,6 +99,7 @@ class World:
     faults: Faults = field(default_factory=Faults)
     flood: FloodControl = field(default_factory=FloodControl)
     next_cbq: int = 1
+    next_poll: int = 0  # polls the people create (tgfake/world/actions.py)
     files: dict[str, StoredFile] = field(default_factory=dict)  # uploads by file id (file_1, ...)
 
 
@@ -438,7 +439,7 @@ class Stand:
             raise SimError(400, "text is empty")
         return self.inject(body, body.text)
 
-    def person_chat(self, body: MessageIn | FileIn, person: User, bot: Bot) -> Chat:
+    def person_chat(self, body: SenderFields, person: User, bot: Bot) -> Chat:
         """The chat a person writes in: their private chat with the bot, or a group (made on first use)."""
         chat_type = body.chat_type.strip().lower()
         if body.chat_id >= 0 and chat_type in ("", "private"):
@@ -467,17 +468,20 @@ class Stand:
 
     def inject(
         self,
-        body: MessageIn | FileIn,
+        body: SenderFields,
         text: str,
         photo: StoredFile | None = None,
         document: StoredFile | None = None,
+        extra: dict[str, Any] | None = None,
+        reply_to: int | None = None,
     ) -> tuple[int, int]:
         """The person's message: a text, or with ``photo``/``document`` a file whose caption is ``text``.
 
         A caption's command or mention entity goes out as ``caption_entities``, as Telegram's does. Returns the
         message id and the update id the addressed bot (``bot``, else the default one) got, 0 if it saw nothing.
+        ``extra`` (a contact, a location...: tgfake/extras.py) replaces the text; ``reply_to`` overrides the body's.
         """
-        media = photo is not None or document is not None
+        media = photo is not None or document is not None or bool(extra)
         bot = self.find_bot(body.bot)
         person = self.person(body.user_id, body.username, body.first_name, name_from_username=True)
         chat = self.person_chat(body, person, bot)
@@ -488,7 +492,8 @@ class Stand:
             entities.append({"type": "mention", "offset": 0, "length": utf16_len(handle)})
         elif m := _COMMAND.match(text):
             entities.append({"type": "bot_command", "offset": 0, "length": utf16_len(m.group())})
-        reply_to = body.reply_to_message_id if body.reply_to_message_id in chat.messages else None
+        if reply_to is None:
+            reply_to = body.reply_to_message_id if body.reply_to_message_id in chat.messages else None
         msg = chat.add(
             StoredMessage(
                 message_id=chat.mint_message_id(),
@@ -501,6 +506,7 @@ class Stand:
                 photo=photo,
                 document=document,
                 thread_id=body.message_thread_id,
+                extra=extra or {},
             )
         )
         got = self.deliver(chat, msg)
@@ -705,6 +711,7 @@ class Stand:
         out["drafts"] = [d.json() for d in chat.drafts.current(self.now())]
         out["callbacks"] = [a.json() for a in chat.callbacks]
         out["menu_button"] = bot.menus.shown(chat.id, chat.type)
+        out.update(reply_keyboards.view(chat))
         if chat.type == "private":
             out["bot"] = bot.username
             if chat.blocked:

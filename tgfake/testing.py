@@ -191,6 +191,12 @@ class ChatMessage:
     keyboard: tuple[tuple[str, ...], ...] = ()
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
+    @property
+    def reply_keyboard(self) -> tuple[tuple[str, ...], ...]:
+        """The labels of the reply keyboard this message sent (``ReplyKeyboardMarkup``), rows of labels."""
+        markup = self.raw.get("reply_keyboard") or {}
+        return tuple(tuple(str(b.get("text", "")) for b in row) for row in markup.get("keyboard") or [])
+
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> ChatMessage:
         rows: list[tuple[str, ...]] = []
@@ -353,6 +359,13 @@ class _Core:
         got = yield from self._do(_Req("POST", "/sim/file", body=body))
         self.last_chat = chat_id
         return Sent(chat_id, int(got["update_id"]), message_id=int(got["message_id"]), file_id=str(got["file_id"]))
+
+    def act(self, path: str, fields: Mapping[str, Any], user: str | int | Person, chat: ChatRef) -> _Op[Sent]:
+        """One of the person's actions (``/sim/reply-button``...): the sender fields and the action's own."""
+        chat_id, body = self._sender(user, chat, False, None)
+        got = yield from self._do(_Req("POST", path, body={**body, **fields}))
+        self.last_chat = chat_id
+        return Sent(chat_id, int(got.get("update_id", 0)), message_id=int(got.get("message_id", 0)))
 
     def tap(
         self,
@@ -883,6 +896,11 @@ class StandClient:
         """A person taps the button ``label`` on the newest message that has it (``POST /sim/callback``)."""
         return self._driver.run(self._core.tap(label, user, chat, message_id, data))
 
+    def press(self, label: str, *, user: str | int | Person = "alice", chat: ChatRef = None, **shares: Any) -> Sent:
+        """A person presses ``label`` on their reply keyboard (``POST /sim/reply-button``); ``shares`` carries
+        what the button shares (``latitude``/``longitude``, ``users``, ``chat``, ``poll``, ``data``...)."""
+        return self._driver.run(self._core.act("/sim/reply-button", {"label": label, **shares}, user, chat))
+
     def wait_for_reply(
         self,
         *,
@@ -1053,6 +1071,12 @@ class AsyncStandClient:
         data: str | None = None,
     ) -> Sent:
         return await self._driver.run(self._core.tap(label, user, chat, message_id, data))
+
+    async def press(
+        self, label: str, *, user: str | int | Person = "alice", chat: ChatRef = None, **shares: Any
+    ) -> Sent:
+        """A person presses ``label`` on their reply keyboard (``POST /sim/reply-button``)."""
+        return await self._driver.run(self._core.act("/sim/reply-button", {"label": label, **shares}, user, chat))
 
     async def wait_for_reply(
         self,

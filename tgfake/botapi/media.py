@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tgfake.botapi.common import chat_id, check_caption, post_message
-from tgfake.botapi.keyboards import parse_inline_keyboard
+from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import StoredFile
 from tgfake.errors import bad_request
@@ -46,7 +46,7 @@ async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
     elif len(upload.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
         raise bad_request(FILE_TOO_BIG)
     caption = check_caption(p.text("caption"))
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
+    keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
     size = (0, 0)
     if upload is not None and kind == "photo":
         found = image_size(upload.data)
