@@ -210,6 +210,36 @@ def person_presses(tgfake: StandClient, who: str, text: str, lat: str | None = N
     tgfake.press(_unquote(text), user=who, **shares)
 
 
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) shares the location (?P<lat>-?[\d.]+), (?P<lon>-?[\d.]+)"))
+def person_shares_location(tgfake: StandClient, who: str, lat: str, lon: str) -> None:
+    tgfake.share(user=who, location={"latitude": float(lat), "longitude": float(lon)})
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) edits message (?P<mid>\d+) to " + _QUOTED))
+def person_edits(tgfake: StandClient, who: str, mid: str, text: str) -> None:
+    tgfake.edit(int(mid), _unquote(text), user=who)
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) reacts with " + _QUOTED + r" to message (?P<mid>\d+)"))
+def person_reacts(tgfake: StandClient, who: str, text: str, mid: str) -> None:
+    tgfake.react(int(mid), _unquote(text), user=who)
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) votes for " + _QUOTED + r" in the poll of message (?P<mid>\d+)"))
+def person_votes(tgfake: StandClient, who: str, text: str, mid: str) -> None:
+    """Options by label: ``"Yes"``, or several as ``"Yes", "No"`` (a poll that takes several answers)."""
+    message = next((m for m in tgfake.messages() if m.message_id == int(mid)), None)
+    poll = (message.raw.get("content") or {}).get("poll") if message is not None else None
+    if poll is None:
+        raise _fail(tgfake, f"message {mid} is not a poll")
+    labels = [o["text"] for o in poll["options"]]
+    wanted = re.findall(r'"([^"]*)"', f'"{text}"')
+    missing = [w for w in wanted if w not in labels]
+    if missing:
+        raise _fail(tgfake, f"the poll of message {mid} has no option {missing[0]!r}: {labels}")
+    tgfake.vote(int(mid), [labels.index(w) for w in wanted], user=who)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Then: the bot's side
 

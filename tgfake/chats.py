@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tgfake.drafts import Drafts
-from tgfake.extras import extra_label
+from tgfake.extras import extra_label, has_content, origin_name, reaction_counts, reaction_label
 from tgfake.world.members import Member
 from tgfake.world.people import User
 
@@ -83,6 +84,7 @@ class StoredMessage:
     service: dict[str, Any] = field(default_factory=dict)  # new_chat_members, left_chat_member, ... as Bot API JSON
     reply_markup: ReplyMarkup | None = None  # a reply keyboard, remove or force reply (never in the Bot API JSON)
     extra: dict[str, Any] = field(default_factory=dict)  # contact, location, poll...: Bot API fields (tgfake/extras.py)
+    reactions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # person id -> their ReactionTypes
 
     @property
     def from_bot(self) -> bool:
@@ -98,6 +100,7 @@ class CallbackAnswer:
     id: str
     text: str
     show_alert: bool
+    url: str = ""  # a game or t.me/<bot>?start= link the person's client opens
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id}
@@ -105,6 +108,8 @@ class CallbackAnswer:
             out["text"] = self.text
         if self.show_alert:
             out["show_alert"] = True
+        if self.url:
+            out["url"] = self.url
         return out
 
 
@@ -264,10 +269,11 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
         out["is_topic_message"] = True
     if msg.service:
         out.update(msg.service)
-    elif msg.extra:
-        out.update(msg.extra)
-    elif not msg.is_media:
-        out["text"] = msg.text
+    else:
+        if msg.extra:
+            out.update(copy.deepcopy(msg.extra))  # a vote changes the poll later, not updates already queued
+        if not msg.is_media and not has_content(msg.extra):
+            out["text"] = msg.text
     if msg.caption:
         out["caption"] = msg.caption
     if msg.photo is not None:
@@ -339,6 +345,8 @@ def message_view(msg: StoredMessage) -> dict[str, Any]:
         out["reply_keyboard"] = msg.reply_markup.json()
     if msg.extra:
         out["content"] = msg.extra
+    if msg.reactions:
+        out["reactions"] = reaction_counts(msg.reactions)
     return out
 
 
@@ -362,15 +370,22 @@ def message_lines(msg: StoredMessage, who: str) -> list[str]:
         body = f"[document {msg.document.name}]"
         if msg.caption:
             body += " " + msg.caption
-    elif msg.extra:
+    elif has_content(msg.extra):
         body = extra_label(msg.extra)
     else:
         body = msg.text
+    if "forward_origin" in msg.extra:
+        body = f"[forwarded from {origin_name(msg.extra['forward_origin'])}] {body}"
     lines = [f"[{msg.message_id}] {who}: {indent_lines(body)}"]
     for row in msg.keyboard or []:
         lines.append("    " + " ".join(f"[{b.text}]" for b in row))
     if msg.reply_markup is not None:
         lines.extend(msg.reply_markup.lines())
+    if msg.reactions:
+        lines.append(
+            "    reactions: "
+            + " ".join(f"{reaction_label(r['type'])} {r['total_count']}" for r in reaction_counts(msg.reactions))
+        )
     return lines
 
 

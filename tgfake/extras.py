@@ -9,6 +9,39 @@ from __future__ import annotations
 
 from typing import Any
 
+CONTENT_KEYS = frozenset(
+    {"contact", "location", "venue", "dice", "poll", "users_shared", "chat_shared", "web_app_data"}
+)
+"""The extras that stand instead of text (``forward_origin`` and ``quote`` go with a text)."""
+
+
+def has_content(extra: dict[str, Any]) -> bool:
+    return not CONTENT_KEYS.isdisjoint(extra)
+
+
+def origin_name(origin: dict[str, Any]) -> str:
+    """Who a forward names: the user, the hidden user's name, the chat or channel title."""
+    if origin["type"] == "user":
+        return _name(origin["sender_user"])
+    if origin["type"] == "hidden_user":
+        return str(origin["sender_user_name"])
+    return _name(origin.get("sender_chat") or origin.get("chat") or {})
+
+
+def reaction_label(reaction: dict[str, Any]) -> str:
+    return str(reaction.get("emoji") or reaction.get("custom_emoji_id") or reaction.get("type"))
+
+
+def reaction_counts(reactions: dict[int, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The ReactionCount objects of one message (``message_reaction_count``), most chosen first."""
+    counts: dict[str, tuple[dict[str, Any], int]] = {}
+    for chosen in reactions.values():
+        for reaction in chosen:
+            key = reaction_label(reaction)
+            counts[key] = (reaction, counts.get(key, (reaction, 0))[1] + 1)
+    ordered = sorted(counts.values(), key=lambda item: -item[1])
+    return [{"type": reaction, "total_count": n} for reaction, n in ordered]
+
 
 def _name(obj: dict[str, Any]) -> str:
     return str(obj.get("username") or obj.get("first_name") or obj.get("title") or obj.get("user_id") or "")

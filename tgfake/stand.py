@@ -28,6 +28,7 @@ from tgfake.chats import (
 )
 from tgfake.clock import Clock, SystemClock
 from tgfake.errors import SimError, TelegramError
+from tgfake.extras import has_content
 from tgfake.faults import Fault, Faults
 from tgfake.models import BotIn, CallbackIn, FaultIn, MessageIn, SenderFields
 from tgfake.options import DEFAULT_BOT_ID, Options
@@ -100,6 +101,7 @@ class World:
     flood: FloodControl = field(default_factory=FloodControl)
     next_cbq: int = 1
     next_poll: int = 0  # polls the people create (tgfake/world/actions.py)
+    poll_votes: dict[str, dict[int, list[int]]] = field(default_factory=dict)  # poll id -> person id -> options
     files: dict[str, StoredFile] = field(default_factory=dict)  # uploads by file id (file_1, ...)
 
 
@@ -437,7 +439,25 @@ class Stand:
         """The person sends a text; returns (message_id, update_id)."""
         if not body.text.strip():
             raise SimError(400, "text is empty")
-        return self.inject(body, body.text)
+        return self.inject(body, body.text, extra=self._quote(body))
+
+    def _quote(self, body: MessageIn) -> dict[str, Any] | None:
+        """A manual quote of the replied-to message: its text must contain the quote (position in UTF-16 units)."""
+        if not body.quote:
+            return None
+        chat = self.person_chat(
+            body,
+            self.person(body.user_id, body.username, body.first_name, name_from_username=True),
+            self.find_bot(body.bot),
+        )
+        target = chat.live(body.reply_to_message_id) if body.reply_to_message_id else None
+        if target is None:
+            raise SimError(400, "a quote needs reply_to_message_id, a live message of the chat")
+        source = target.caption if target.is_media else target.text
+        at = source.find(body.quote)
+        if at < 0:
+            raise SimError(400, f"message {target.message_id} does not contain the quote {body.quote!r}")
+        return {"quote": {"text": body.quote, "position": utf16_len(source[:at]), "is_manual": True}}
 
     def person_chat(self, body: SenderFields, person: User, bot: Bot) -> Chat:
         """The chat a person writes in: their private chat with the bot, or a group (made on first use)."""
@@ -481,7 +501,7 @@ class Stand:
         message id and the update id the addressed bot (``bot``, else the default one) got, 0 if it saw nothing.
         ``extra`` (a contact, a location...: tgfake/extras.py) replaces the text; ``reply_to`` overrides the body's.
         """
-        media = photo is not None or document is not None or bool(extra)
+        media = photo is not None or document is not None or has_content(extra or {})
         bot = self.find_bot(body.bot)
         person = self.person(body.user_id, body.username, body.first_name, name_from_username=True)
         chat = self.person_chat(body, person, bot)
@@ -542,6 +562,12 @@ class Stand:
                     target, hit = located
             if hit is None:
                 raise SimError(404, f"message {target.message_id} has no button {dump(body.label.strip())}")
+            if hit.url is not None:
+                raise SimError(400, f"[{hit.text}] is a url button: it opens {hit.url}, Telegram sends no callback")
+            if hit.web_app_url is not None:
+                raise SimError(
+                    400, f"[{hit.text}] opens the Mini App {hit.web_app_url}: POST /sim/webapp/launch with that url"
+                )
             data = hit.callback_data or ""
         bot = self._owner(chat, target, named)
         query_id = f"cbq-{self.world.next_cbq}"

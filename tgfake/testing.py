@@ -901,6 +901,36 @@ class StandClient:
         what the button shares (``latitude``/``longitude``, ``users``, ``chat``, ``poll``, ``data``...)."""
         return self._driver.run(self._core.act("/sim/reply-button", {"label": label, **shares}, user, chat))
 
+    def share(self, *, user: str | int | Person = "alice", chat: ChatRef = None, **content: Any) -> Sent:
+        """A person sends a location, venue, contact, dice or poll (``POST /sim/share``), e.g.
+        ``share(location={"latitude": 1.5, "longitude": 2.5})``."""
+        return self._driver.run(self._core.act("/sim/share", content, user, chat))
+
+    def vote(
+        self, message_id: int, options: Sequence[int], *, user: str | int | Person = "alice", chat: ChatRef = None
+    ) -> Sent:
+        """A person votes in the poll of ``message_id`` (``POST /sim/vote``); no options retracts the vote."""
+        body = {"message_id": message_id, "options": list(options)}
+        return self._driver.run(self._core.act("/sim/vote", body, user, chat))
+
+    def edit(self, message_id: int, text: str, *, user: str | int | Person = "alice", chat: ChatRef = None) -> Sent:
+        """A person edits their message (``POST /sim/edit``): the bots that saw it get ``edited_message``."""
+        return self._driver.run(self._core.act("/sim/edit", {"message_id": message_id, "text": text}, user, chat))
+
+    def delete(self, message_id: int, *, user: str | int | Person = "alice", chat: ChatRef = None) -> Sent:
+        """A person deletes a message (``POST /sim/delete``)."""
+        return self._driver.run(self._core.act("/sim/delete", {"message_id": message_id}, user, chat))
+
+    def react(self, message_id: int, *emoji: str, user: str | int | Person = "alice", chat: ChatRef = None) -> Sent:
+        """A person sets their reactions on a message (``POST /sim/react``); none clears them."""
+        body = {"message_id": message_id, "emoji": list(emoji)}
+        return self._driver.run(self._core.act("/sim/react", body, user, chat))
+
+    def forward(self, *, user: str | int | Person = "alice", chat: ChatRef = None, **source: Any) -> Sent:
+        """A person forwards a message (``POST /sim/forward``): ``from_chat_id`` + ``message_id``, or ``text`` +
+        ``origin``."""
+        return self._driver.run(self._core.act("/sim/forward", source, user, chat))
+
     def wait_for_reply(
         self,
         *,
@@ -1077,6 +1107,40 @@ class AsyncStandClient:
     ) -> Sent:
         """A person presses ``label`` on their reply keyboard (``POST /sim/reply-button``)."""
         return await self._driver.run(self._core.act("/sim/reply-button", {"label": label, **shares}, user, chat))
+
+    async def share(self, *, user: str | int | Person = "alice", chat: ChatRef = None, **content: Any) -> Sent:
+        """A person sends a location, venue, contact, dice or poll (``POST /sim/share``), e.g.
+        ``share(location={"latitude": 1.5, "longitude": 2.5})``."""
+        return await self._driver.run(self._core.act("/sim/share", content, user, chat))
+
+    async def vote(
+        self, message_id: int, options: Sequence[int], *, user: str | int | Person = "alice", chat: ChatRef = None
+    ) -> Sent:
+        """A person votes in the poll of ``message_id`` (``POST /sim/vote``); no options retracts the vote."""
+        body = {"message_id": message_id, "options": list(options)}
+        return await self._driver.run(self._core.act("/sim/vote", body, user, chat))
+
+    async def edit(
+        self, message_id: int, text: str, *, user: str | int | Person = "alice", chat: ChatRef = None
+    ) -> Sent:
+        """A person edits their message (``POST /sim/edit``): the bots that saw it get ``edited_message``."""
+        return await self._driver.run(self._core.act("/sim/edit", {"message_id": message_id, "text": text}, user, chat))
+
+    async def delete(self, message_id: int, *, user: str | int | Person = "alice", chat: ChatRef = None) -> Sent:
+        """A person deletes a message (``POST /sim/delete``)."""
+        return await self._driver.run(self._core.act("/sim/delete", {"message_id": message_id}, user, chat))
+
+    async def react(
+        self, message_id: int, *emoji: str, user: str | int | Person = "alice", chat: ChatRef = None
+    ) -> Sent:
+        """A person sets their reactions on a message (``POST /sim/react``); none clears them."""
+        body = {"message_id": message_id, "emoji": list(emoji)}
+        return await self._driver.run(self._core.act("/sim/react", body, user, chat))
+
+    async def forward(self, *, user: str | int | Person = "alice", chat: ChatRef = None, **source: Any) -> Sent:
+        """A person forwards a message (``POST /sim/forward``): ``from_chat_id`` + ``message_id``, or ``text`` +
+        ``origin``."""
+        return await self._driver.run(self._core.act("/sim/forward", source, user, chat))
 
     async def wait_for_reply(
         self,
