@@ -603,7 +603,9 @@ async def load_rows(stand_url: str, base_url: str, cfg: Config) -> list[Row]:
     async with aiohttp.ClientSession(connector=connector, timeout=CLIENT_TIMEOUT) as s:
         bot = f"{stand_url}/bot{TOKEN}"
         sends: dict[str, Send] = {
-            f"baseline: bare aiohttp JSON under load (c={cfg.load_concurrency})": lambda: fetch(s, "GET", f"{base_url}/json"),
+            f"baseline: bare aiohttp JSON under load (c={cfg.load_concurrency})": lambda: fetch(
+                s, "GET", f"{base_url}/json"
+            ),
             f"getMe under load (c={cfg.load_concurrency})": lambda: fetch(s, "POST", f"{bot}/getMe"),
             f"sendMessage under load (c={cfg.load_concurrency})": lambda: fetch(
                 s, "POST", f"{bot}/sendMessage", data=SEND_FORM, headers=FORM

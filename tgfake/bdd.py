@@ -197,6 +197,50 @@ def person_taps(tgfake: StandClient, who: str, text: str) -> None:
     tgfake.tap(_unquote(text), user=who)
 
 
+@when(
+    parsers.re(
+        r"(?P<who>[A-Za-z][\w-]*) presses the reply button " + _QUOTED + r"(?: sharing the location "
+        r"(?P<lat>-?[\d.]+), (?P<lon>-?[\d.]+))?"
+    )
+)
+def person_presses(tgfake: StandClient, who: str, text: str, lat: str | None = None, lon: str | None = None) -> None:
+    """A reply keyboard button; a location button shares the coordinates given."""
+    shares: dict[str, Any] = {}
+    if lat is not None and lon is not None:
+        shares = {"latitude": float(lat), "longitude": float(lon)}
+    tgfake.press(_unquote(text), user=who, **shares)
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) shares the location (?P<lat>-?[\d.]+), (?P<lon>-?[\d.]+)"))
+def person_shares_location(tgfake: StandClient, who: str, lat: str, lon: str) -> None:
+    tgfake.share(user=who, location={"latitude": float(lat), "longitude": float(lon)})
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) edits message (?P<mid>\d+) to " + _QUOTED))
+def person_edits(tgfake: StandClient, who: str, mid: str, text: str) -> None:
+    tgfake.edit(int(mid), _unquote(text), user=who)
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) reacts with " + _QUOTED + r" to message (?P<mid>\d+)"))
+def person_reacts(tgfake: StandClient, who: str, text: str, mid: str) -> None:
+    tgfake.react(int(mid), _unquote(text), user=who)
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) votes for " + _QUOTED + r" in the poll of message (?P<mid>\d+)"))
+def person_votes(tgfake: StandClient, who: str, text: str, mid: str) -> None:
+    """Options by label: ``"Yes"``, or several as ``"Yes", "No"`` (a poll that takes several answers)."""
+    message = next((m for m in tgfake.messages() if m.message_id == int(mid)), None)
+    poll = (message.raw.get("content") or {}).get("poll") if message is not None else None
+    if poll is None:
+        raise _fail(tgfake, f"message {mid} is not a poll")
+    labels = [o["text"] for o in poll["options"]]
+    wanted = re.findall(r'"([^"]*)"', f'"{text}"')
+    missing = [w for w in wanted if w not in labels]
+    if missing:
+        raise _fail(tgfake, f"the poll of message {mid} has no option {missing[0]!r}: {labels}")
+    tgfake.vote(int(mid), [labels.index(w) for w in wanted], user=who)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Then: the bot's side
 
@@ -236,6 +280,17 @@ def bot_shows_keyboard(request: pytest.FixtureRequest, tgfake: StandClient, spec
     if current.keyboard != want:
         shown = current.keyboard_text() or "(no keyboard)"
         raise _fail(tgfake, f"message {current.message_id} shows {shown}, expected {spec}")
+
+
+@then(parsers.re(r"the bot shows the reply keyboard (?P<spec>\[.*\])"))
+def bot_shows_reply_keyboard(tgfake: StandClient, spec: str) -> None:
+    """The person's current reply keyboard (``[A] [B] / [C]``: rows split by ``/``)."""
+    want = _parse_keyboard(spec)
+    board = tgfake.chat().get("reply_keyboard") or {}
+    got = tuple(tuple(str(b.get("text", "")) for b in row) for row in board.get("keyboard") or [])
+    if got != want:
+        shown = " / ".join(" ".join(f"[{label}]" for label in row) for row in got) or "(no reply keyboard)"
+        raise _fail(tgfake, f"the person's reply keyboard is {shown}, expected {spec}")
 
 
 @then(parsers.re(r"the bot edits the message to " + _QUOTED))

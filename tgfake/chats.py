@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tgfake.content import Media, media_json, media_label, media_view
 from tgfake.drafts import Drafts
+from tgfake.extras import extra_label, has_content, origin_name, reaction_counts, reaction_label
 from tgfake.text import to_transcript
 from tgfake.world.members import Member
 from tgfake.world.people import User
+
+if TYPE_CHECKING:
+    from tgfake.reply_keyboards import ReplyMarkup, Shown
 
 TYPING_WINDOW = 5.0  # seconds a sendChatAction shows "typing" (shown while strictly less than this)
 
@@ -82,6 +87,9 @@ class StoredMessage:
     rich: bool = False
     thread_id: int = 0  # the forum topic (its creating message's id), 0 outside topics
     service: dict[str, Any] | None = None  # new_chat_members, left_chat_member, ... as Bot API JSON
+    reply_markup: ReplyMarkup | None = None  # a reply keyboard, remove or force reply (never in the Bot API JSON)
+    extra: dict[str, Any] = field(default_factory=dict)  # contact, location, poll...: Bot API fields (tgfake/extras.py)
+    reactions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # person id -> their ReactionTypes
 
     @property
     def from_bot(self) -> bool:
@@ -116,6 +124,7 @@ class CallbackAnswer:
     id: str
     text: str
     show_alert: bool
+    url: str = ""  # a game or t.me/<bot>?start= link the person's client opens
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id}
@@ -123,6 +132,8 @@ class CallbackAnswer:
             out["text"] = self.text
         if self.show_alert:
             out["show_alert"] = True
+        if self.url:
+            out["url"] = self.url
         return out
 
 
@@ -232,6 +243,7 @@ class Chat:
     invite_links: dict[str, InviteLink] = field(default_factory=dict)  # by link, the primary one included
     banned_senders: dict[int, int] = field(default_factory=dict)  # banChatSenderChat: sender chat id -> until_date
     general: Topic = field(default_factory=lambda: Topic(message_thread_id=1, name="General"))  # a forum's General
+    reply_keyboards: dict[int, Shown | None] = field(default_factory=dict)  # person id (0: everyone) -> keyboard
 
     def add(self, message: StoredMessage) -> StoredMessage:
         self.messages[message.message_id] = message
@@ -321,8 +333,11 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
         out["is_topic_message"] = True
     if msg.service:
         out.update(msg.service)
-    elif not msg.is_media:
-        out["text"] = msg.text
+    else:
+        if msg.extra:
+            out.update(copy.deepcopy(msg.extra))  # a vote changes the poll later, not updates already queued
+        if not msg.is_media and not has_content(msg.extra):
+            out["text"] = msg.text
     if msg.caption:
         out["caption"] = msg.caption
     if msg.media_group_id:
@@ -370,6 +385,12 @@ def message_view(msg: StoredMessage) -> dict[str, Any]:
     out["rich"] = msg.rich
     if msg.keyboard:
         out["keyboard"] = [[b.json() for b in row] for row in msg.keyboard]
+    if msg.reply_markup is not None:
+        out["reply_keyboard"] = msg.reply_markup.json()
+    if msg.extra:
+        out["content"] = msg.extra
+    if msg.reactions:
+        out["reactions"] = reaction_counts(msg.reactions)
     return out
 
 
@@ -392,11 +413,22 @@ def message_lines(msg: StoredMessage, who: str, album: str = "") -> list[str]:
         body = album if album else media_label(msg.media)
         if shown:
             body += " " + shown
+    elif has_content(msg.extra):
+        body = extra_label(msg.extra)
     else:
         body = shown
+    if "forward_origin" in msg.extra:
+        body = f"[forwarded from {origin_name(msg.extra['forward_origin'])}] {body}"
     lines = [f"[{msg.message_id}] {who}: {indent_lines(body)}"]
     for row in msg.keyboard or []:
         lines.append("    " + " ".join(f"[{b.text}]" for b in row))
+    if msg.reply_markup is not None:
+        lines.extend(msg.reply_markup.lines())
+    if msg.reactions:
+        lines.append(
+            "    reactions: "
+            + " ".join(f"{reaction_label(r['type'])} {r['total_count']}" for r in reaction_counts(msg.reactions))
+        )
     return lines
 
 

@@ -48,9 +48,11 @@ class SenderFields(SimBody):
 
 
 class MessageIn(SenderFields):
-    """``POST /sim/message``: the person sends a text message."""
+    """``POST /sim/message``: the person sends a text message; ``quote`` (a part of the replied-to message's text)
+    quotes it, as ``reply_parameters.quote`` does."""
 
     text: str = ""
+    quote: str = ""
 
 
 class CallbackIn(SimBody):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from tgfake import errors
+from tgfake import errors, reply_keyboards
 from tgfake.chats import (
     Chat,
     StoredFile,
@@ -30,8 +30,9 @@ from tgfake.chats import (
 from tgfake.clock import Clock, OffsetClock, SystemClock
 from tgfake.content import Media
 from tgfake.errors import SimError, TelegramError
+from tgfake.extras import has_content
 from tgfake.faults import Fault, Faults
-from tgfake.models import MAX_TEXT, BotIn, CallbackIn, ClockIn, FaultIn, FileIn, MessageIn
+from tgfake.models import MAX_TEXT, BotIn, CallbackIn, ClockIn, FaultIn, MessageIn, SenderFields
 from tgfake.options import DEFAULT_BOT_ID, Options
 from tgfake.params import Params, parse_int
 from tgfake.text import plain_entities, utf16_len
@@ -109,6 +110,8 @@ class World:
     faults: Faults = field(default_factory=Faults)
     flood: FloodControl = field(default_factory=FloodControl)
     next_cbq: int = 1
+    next_poll: int = 0  # polls the people create (tgfake/world/actions.py)
+    poll_votes: dict[str, dict[int, list[int]]] = field(default_factory=dict)  # poll id -> person id -> options
     files: dict[str, StoredFile] = field(default_factory=dict)  # uploads by file id (file_1, ...)
 
 
@@ -474,9 +477,27 @@ class Stand:
             raise SimError(400, "text is empty")
         if len(body.text) > MAX_TEXT:
             raise SimError(400, f"text is longer than {MAX_TEXT} characters")
-        return self.inject(body, body.text)
+        return self.inject(body, body.text, extra=self._quote(body))
 
-    def person_chat(self, body: MessageIn | FileIn, person: User, bot: Bot) -> Chat:
+    def _quote(self, body: MessageIn) -> dict[str, Any] | None:
+        """A manual quote of the replied-to message: its text must contain the quote (position in UTF-16 units)."""
+        if not body.quote:
+            return None
+        chat = self.person_chat(
+            body,
+            self.person(body.user_id, body.username, body.first_name, name_from_username=True),
+            self.find_bot(body.bot),
+        )
+        target = chat.live(body.reply_to_message_id) if body.reply_to_message_id else None
+        if target is None:
+            raise SimError(400, "a quote needs reply_to_message_id, a live message of the chat")
+        source = target.caption if target.is_media else target.text
+        at = source.find(body.quote)
+        if at < 0:
+            raise SimError(400, f"message {target.message_id} does not contain the quote {body.quote!r}")
+        return {"quote": {"text": body.quote, "position": utf16_len(source[:at]), "is_manual": True}}
+
+    def person_chat(self, body: SenderFields, person: User, bot: Bot) -> Chat:
         """The chat a person writes in: their private chat with the bot, or a group (made on first use)."""
         chat_type = body.chat_type.strip().lower()
         if body.chat_id >= 0 and chat_type in ("", "private"):
@@ -507,18 +528,21 @@ class Stand:
 
     def inject(
         self,
-        body: MessageIn | FileIn,
+        body: SenderFields,
         text: str,
         photo: StoredFile | None = None,
         document: StoredFile | None = None,
+        extra: dict[str, Any] | None = None,
+        reply_to: int | None = None,
     ) -> tuple[int, int]:
         """The person's message: a text, or with ``photo``/``document`` a file whose caption is ``text``.
 
         Entities are the ones Telegram detects (commands, mentions, links, ...); a caption's go out as
         ``caption_entities``, as Telegram's do. Returns the message id and the update id the addressed bot
-        (``bot``, else the default one) got, 0 if it saw nothing.
+        (``bot``, else the default one) got, 0 if it saw nothing. ``extra`` (a contact, a location...:
+        tgfake/extras.py) replaces the text; ``reply_to`` overrides the body's.
         """
-        media = photo is not None or document is not None
+        media = photo is not None or document is not None or has_content(extra or {})
         content = None
         if photo is not None or document is not None:
             content = Media("photo" if photo is not None else "document", photo or document)
@@ -534,7 +558,8 @@ class Stand:
             entities = [{"offset": 0, "length": utf16_len(handle), "type": "mention"}] + [
                 e for e in entities if e["offset"] >= utf16_len(handle)
             ]
-        reply_to = body.reply_to_message_id if body.reply_to_message_id in chat.messages else None
+        if reply_to is None:
+            reply_to = body.reply_to_message_id if body.reply_to_message_id in chat.messages else None
         msg = chat.add(
             StoredMessage(
                 message_id=chat.mint_message_id(),
@@ -546,6 +571,7 @@ class Stand:
                 reply_to=reply_to,
                 media=content,
                 thread_id=body.message_thread_id,
+                extra=extra or {},
             )
         )
         got = self.deliver(chat, msg)
@@ -581,6 +607,12 @@ class Stand:
                     target, hit = located
             if hit is None:
                 raise SimError(404, f"message {target.message_id} has no button {dump(body.label.strip())}")
+            if hit.url is not None:
+                raise SimError(400, f"[{hit.text}] is a url button: it opens {hit.url}, Telegram sends no callback")
+            if hit.web_app_url is not None:
+                raise SimError(
+                    400, f"[{hit.text}] opens the Mini App {hit.web_app_url}: POST /sim/webapp/launch with that url"
+                )
             data = hit.callback_data or ""
         bot = self._owner(chat, target, named)
         query_id = f"cbq-{self.world.next_cbq}"
@@ -759,6 +791,7 @@ class Stand:
         out["drafts"] = [d.json() for d in chat.drafts.current(self.now())]
         out["callbacks"] = [a.json() for a in chat.callbacks]
         out["menu_button"] = bot.menus.shown(chat.id, chat.type)
+        out.update(reply_keyboards.view(chat))
         if chat.type == "private":
             out["bot"] = bot.username
             if chat.blocked:

@@ -194,6 +194,12 @@ class ChatMessage:
     kind: str = "text"  # or photo, video, sticker, poll, location...: what the message carries
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
+    @property
+    def reply_keyboard(self) -> tuple[tuple[str, ...], ...]:
+        """The labels of the reply keyboard this message sent (``ReplyKeyboardMarkup``), rows of labels."""
+        markup = self.raw.get("reply_keyboard") or {}
+        return tuple(tuple(str(b.get("text", "")) for b in row) for row in markup.get("keyboard") or [])
+
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> ChatMessage:
         rows: list[tuple[str, ...]] = []
@@ -363,6 +369,13 @@ class _Core:
         got = yield from self._do(_Req("POST", "/sim/file", body=body))
         self.last_chat = chat_id
         return Sent(chat_id, int(got["update_id"]), message_id=int(got["message_id"]), file_id=str(got["file_id"]))
+
+    def act(self, path: str, fields: Mapping[str, Any], user: str | int | Person, chat: ChatRef) -> _Op[Sent]:
+        """One of the person's actions (``/sim/reply-button``...): the sender fields and the action's own."""
+        chat_id, body = self._sender(user, chat, False, None)
+        got = yield from self._do(_Req("POST", path, body={**body, **fields}))
+        self.last_chat = chat_id
+        return Sent(chat_id, int(got.get("update_id", 0)), message_id=int(got.get("message_id", 0)))
 
     def tap(
         self,
@@ -914,6 +927,41 @@ class StandClient:
         """A person taps the button ``label`` on the newest message that has it (``POST /sim/callback``)."""
         return self._driver.run(self._core.tap(label, user, chat, message_id, data))
 
+    def press(self, label: str, *, user: str | int | Person = "alice", chat: ChatRef = None, **shares: Any) -> Sent:
+        """A person presses ``label`` on their reply keyboard (``POST /sim/reply-button``); ``shares`` carries
+        what the button shares (``latitude``/``longitude``, ``users``, ``chat``, ``poll``, ``data``...)."""
+        return self._driver.run(self._core.act("/sim/reply-button", {"label": label, **shares}, user, chat))
+
+    def share(self, *, user: str | int | Person = "alice", chat: ChatRef = None, **content: Any) -> Sent:
+        """A person sends a location, venue, contact, dice or poll (``POST /sim/share``), e.g.
+        ``share(location={"latitude": 1.5, "longitude": 2.5})``."""
+        return self._driver.run(self._core.act("/sim/share", content, user, chat))
+
+    def vote(
+        self, message_id: int, options: Sequence[int], *, user: str | int | Person = "alice", chat: ChatRef = None
+    ) -> Sent:
+        """A person votes in the poll of ``message_id`` (``POST /sim/vote``); no options retracts the vote."""
+        body = {"message_id": message_id, "options": list(options)}
+        return self._driver.run(self._core.act("/sim/vote", body, user, chat))
+
+    def edit(self, message_id: int, text: str, *, user: str | int | Person = "alice", chat: ChatRef = None) -> Sent:
+        """A person edits their message (``POST /sim/edit``): the bots that saw it get ``edited_message``."""
+        return self._driver.run(self._core.act("/sim/edit", {"message_id": message_id, "text": text}, user, chat))
+
+    def delete(self, message_id: int, *, user: str | int | Person = "alice", chat: ChatRef = None) -> Sent:
+        """A person deletes a message (``POST /sim/delete``)."""
+        return self._driver.run(self._core.act("/sim/delete", {"message_id": message_id}, user, chat))
+
+    def react(self, message_id: int, *emoji: str, user: str | int | Person = "alice", chat: ChatRef = None) -> Sent:
+        """A person sets their reactions on a message (``POST /sim/react``); none clears them."""
+        body = {"message_id": message_id, "emoji": list(emoji)}
+        return self._driver.run(self._core.act("/sim/react", body, user, chat))
+
+    def forward(self, *, user: str | int | Person = "alice", chat: ChatRef = None, **source: Any) -> Sent:
+        """A person forwards a message (``POST /sim/forward``): ``from_chat_id`` + ``message_id``, or ``text`` +
+        ``origin``."""
+        return self._driver.run(self._core.act("/sim/forward", source, user, chat))
+
     def wait_for_reply(
         self,
         *,
@@ -1101,6 +1149,46 @@ class AsyncStandClient:
         data: str | None = None,
     ) -> Sent:
         return await self._driver.run(self._core.tap(label, user, chat, message_id, data))
+
+    async def press(
+        self, label: str, *, user: str | int | Person = "alice", chat: ChatRef = None, **shares: Any
+    ) -> Sent:
+        """A person presses ``label`` on their reply keyboard (``POST /sim/reply-button``)."""
+        return await self._driver.run(self._core.act("/sim/reply-button", {"label": label, **shares}, user, chat))
+
+    async def share(self, *, user: str | int | Person = "alice", chat: ChatRef = None, **content: Any) -> Sent:
+        """A person sends a location, venue, contact, dice or poll (``POST /sim/share``), e.g.
+        ``share(location={"latitude": 1.5, "longitude": 2.5})``."""
+        return await self._driver.run(self._core.act("/sim/share", content, user, chat))
+
+    async def vote(
+        self, message_id: int, options: Sequence[int], *, user: str | int | Person = "alice", chat: ChatRef = None
+    ) -> Sent:
+        """A person votes in the poll of ``message_id`` (``POST /sim/vote``); no options retracts the vote."""
+        body = {"message_id": message_id, "options": list(options)}
+        return await self._driver.run(self._core.act("/sim/vote", body, user, chat))
+
+    async def edit(
+        self, message_id: int, text: str, *, user: str | int | Person = "alice", chat: ChatRef = None
+    ) -> Sent:
+        """A person edits their message (``POST /sim/edit``): the bots that saw it get ``edited_message``."""
+        return await self._driver.run(self._core.act("/sim/edit", {"message_id": message_id, "text": text}, user, chat))
+
+    async def delete(self, message_id: int, *, user: str | int | Person = "alice", chat: ChatRef = None) -> Sent:
+        """A person deletes a message (``POST /sim/delete``)."""
+        return await self._driver.run(self._core.act("/sim/delete", {"message_id": message_id}, user, chat))
+
+    async def react(
+        self, message_id: int, *emoji: str, user: str | int | Person = "alice", chat: ChatRef = None
+    ) -> Sent:
+        """A person sets their reactions on a message (``POST /sim/react``); none clears them."""
+        body = {"message_id": message_id, "emoji": list(emoji)}
+        return await self._driver.run(self._core.act("/sim/react", body, user, chat))
+
+    async def forward(self, *, user: str | int | Person = "alice", chat: ChatRef = None, **source: Any) -> Sent:
+        """A person forwards a message (``POST /sim/forward``): ``from_chat_id`` + ``message_id``, or ``text`` +
+        ``origin``."""
+        return await self._driver.run(self._core.act("/sim/forward", source, user, chat))
 
     async def wait_for_reply(
         self,

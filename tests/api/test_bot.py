@@ -105,7 +105,10 @@ async def test_an_answer_is_kept_with_its_chat_once(wire: Wire) -> None:
     await wire.refused("answerCallbackQuery", 400, QUERY_TOO_OLD, callback_query_id=first, text="again")
     assert await wire.ok("answerCallbackQuery", callback_query_id=second, url="https://x", cache_time=5) is True
     _, chat = await wire.sim("GET", "/sim/chat/4242")
-    assert chat["callbacks"] == [{"id": "cbq-1", "text": "Pong!", "show_alert": True}, {"id": "cbq-2"}]
+    assert chat["callbacks"] == [
+        {"id": "cbq-1", "text": "Pong!", "show_alert": True},
+        {"id": "cbq-2", "url": "https://x"},
+    ]
     calls = await wire.outbox("answerCallbackQuery")
     assert [c["status"] for c in calls] == [200, 400, 200]
 

@@ -188,11 +188,15 @@ async def test_explicit_data_and_message_id(wire: Wire) -> None:
     assert taps[2]["from"] == {"id": 9, "is_bot": False, "first_name": "Alice"}
 
 
-async def test_a_url_button_tapped_by_label_sends_no_data(wire: Wire) -> None:
+async def test_a_url_button_tapped_by_label_sends_no_callback(wire: Wire) -> None:
     kb = json.dumps({"inline_keyboard": [[{"text": "Site", "url": "https://example.com"}]]})
     await wire.ok("sendMessage", chat_id=4242, text="x", reply_markup=kb)
-    await wire.sim("POST", "/sim/callback", {"label": "Site"})
-    assert "data" not in (await updates(wire))[0]["callback_query"]
+    status, body = await wire.sim("POST", "/sim/callback", {"label": "Site"})
+    assert (status, body["error"]) == (
+        400,
+        "[Site] is a url button: it opens https://example.com/, Telegram sends no callback",
+    )
+    assert await updates(wire) == []
 
 
 async def test_a_tap_in_a_group(wire: Wire) -> None:

@@ -93,5 +93,5 @@ async def answer_callback_query(ctx: BotCall, p: Params) -> Any:
         raise bad_request(errors.QUERY_TOO_OLD)
     chat = ctx.chat(cid)
     if chat is not None:
-        chat.callbacks.append(CallbackAnswer(id=query_id, text=p.text("text"), show_alert=p.flag("show_alert")))
+        chat.callbacks.append(CallbackAnswer(query_id, p.text("text"), p.flag("show_alert"), p.text("url")))
     return True

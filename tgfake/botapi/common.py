@@ -6,10 +6,11 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tgfake import errors
+from tgfake import errors, reply_keyboards
 from tgfake.chats import Chat, Keyboard, StoredMessage
 from tgfake.errors import bad_request
 from tgfake.params import Params, loads, parse_int
+from tgfake.reply_keyboards import ReplyMarkup
 from tgfake.text import FormattedText, format_text, utf16_len
 
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ def post_message(
     ctx: BotCall,
     p: Params,
     cid: int,
-    keyboard: Keyboard | None,
+    keyboard: Keyboard | ReplyMarkup | None,
     attach: Callable[[], dict[str, Any]] | None = None,
     **fields: Any,
 ) -> Any:
@@ -161,7 +162,8 @@ def post_message(
 
     The chat is created before the reply target is checked (a send refused for its target still leaves the chat,
     as the reference does); ``attach`` (minting file ids) runs only once every check has passed. The new message
-    replaces the drafts streamed in its thread (their history stays).
+    replaces the drafts streamed in its thread (their history stays). A reply keyboard, remove or force reply
+    (``keyboard`` not a list) updates the keyboards of the people it is for.
     """
     chat = ctx.chat_for_send(cid)
     reply_to, quote = reply_target(p, chat)
@@ -176,10 +178,13 @@ def post_message(
             sender=ctx.bot.user,
             reply_to=reply_to,
             quote=quote,
-            keyboard=keyboard,
+            keyboard=keyboard if isinstance(keyboard, list) else None,
+            reply_markup=keyboard if isinstance(keyboard, ReplyMarkup) else None,
             thread_id=thread if chat.is_forum else 0,
             **fields,
         )
     )
+    if msg.reply_markup is not None:
+        reply_keyboards.apply(chat, msg, msg.reply_markup)
     ctx.stand.deliver(chat, msg)  # a channel post reaches the channel's other admin bots
     return ctx.message_json(chat, msg)

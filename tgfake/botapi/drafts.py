@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tgfake.botapi.common import MAX_TEXT, chat_id, entities_json, post_message
-from tgfake.botapi.keyboards import parse_inline_keyboard
+from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
@@ -54,7 +54,7 @@ async def send_rich_message(ctx: BotCall, p: Params) -> Any:
     text = rich.get("markdown") or rich.get("html") or ""
     if not text:
         raise bad_request(RICH_MESSAGE_BAD)
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
+    keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
     return post_message(ctx, p, cid, keyboard, text=text, rich=True)
 
 

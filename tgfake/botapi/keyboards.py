@@ -7,27 +7,34 @@ from typing import Any
 from tgfake import errors
 from tgfake.chats import Button, Keyboard
 from tgfake.errors import bad_request
-from tgfake.params import loads
+from tgfake.reply_keyboards import ReplyMarkup, parse_markup
 from tgfake.text.links import LinkError, check_link
 from tgfake.webapp import url_problem
 
 MAX_CALLBACK_DATA_BYTES = 64
 
 
-def parse_inline_keyboard(raw: str | None, chat_type: str) -> Keyboard | None:
-    """The inline keyboard of ``reply_markup``, None when there is none; raises TelegramError as Telegram refuses.
+Markup = Keyboard | ReplyMarkup | None
+"""What a send's ``reply_markup`` gives: an inline keyboard, a reply keyboard / remove / force reply, or nothing."""
 
-    Reply keyboards, ``remove_keyboard`` and ``force_reply`` are accepted and dropped; a markup that is not a
-    JSON object is ignored. A url button's link is checked and stored as td writes it back (``tgfake/links.py``).
+
+def parse_send_markup(raw: str | None, chat_type: str) -> Markup:
+    """A send's ``reply_markup``: every kind (tgfake/botapi/reply_keyboards.py); raises TelegramError as Telegram."""
+    inline, other = parse_markup(raw, chat_type)
+    return other if other is not None else inline
+
+
+def parse_inline_keyboard(raw: str | None, chat_type: str) -> Keyboard | None:
+    """An edit's ``reply_markup``: an inline keyboard or None; any other markup is refused, as Telegram does.
+
+    A markup that is not a JSON object is ignored.
     """
-    if not raw:
-        return None
-    try:
-        markup = loads(raw)
-    except ValueError:
-        return None
-    if not isinstance(markup, dict) or "inline_keyboard" not in markup:
-        return None
+    inline, _ = parse_markup(raw, chat_type, edit=True)
+    return inline
+
+
+def parse_inline_rows(markup: dict[str, Any], chat_type: str) -> Keyboard | None:
+    """The ``inline_keyboard`` of a markup object, None when empty; raises TelegramError as Telegram refuses."""
     rows = markup["inline_keyboard"]
     if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
         raise bad_request(errors.KEYBOARD_NOT_ARRAY)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tgfake.botapi.common import caption_text, chat_id, entities_json, post_message
-from tgfake.botapi.keyboards import parse_inline_keyboard
+from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import StoredFile
 from tgfake.content import CAPTIONED, Media
@@ -124,7 +124,7 @@ async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
     cid = chat_id(p)
     upload, known = input_file(ctx, p, kind)
     caption = caption_text(p) if kind in CAPTIONED else None
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
+    keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
     make = new_media(ctx, kind, upload, known, p)
 
     def attach() -> dict[str, Any]:

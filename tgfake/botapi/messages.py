@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi.common import chat_id, entities_json, message_text, own_message, post_message
-from tgfake.botapi.keyboards import parse_inline_keyboard, same_keyboard
+from tgfake.botapi.keyboards import parse_inline_keyboard, parse_send_markup, same_keyboard
 from tgfake.botapi.registry import bot_method
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 async def send_message(ctx: BotCall, p: Params) -> Any:
     cid = chat_id(p)
     text = message_text(p)
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
+    keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
     return post_message(
         ctx, p, cid, keyboard, text=text.text, entities=entities_json(ctx, text), parse_mode=p.text("parse_mode")
     )

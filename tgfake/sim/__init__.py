@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from tgfake.sim import control, drafts, files, inspect, person, sessions, webapp, webhook, world
+from tgfake.sim import actions, control, drafts, files, inspect, person, sessions, webapp, webhook, world
 
 ROUTE_TABLES = (
     person.routes,
@@ -16,6 +16,7 @@ ROUTE_TABLES = (
     webhook.routes,
     world.routes,
     sessions.routes,
+    actions.routes,
 )
 
 

@@ -94,3 +94,30 @@ def check_access(chat: Chat, bot: Bot, *, write: bool = True) -> None:
     public = bool(chat.username)
     if (member is None or not member.present) and (write or not public):
         raise TelegramError(403, errors.FORBIDDEN_NOT_MEMBER.format(kind=kind))
+
+
+def reaction_recipients(stand: Stand, chat: Chat) -> list[Bot]:
+    """Who hears of a reaction: the bot of a private chat, the administrator bots of a group or channel.
+
+    Whether each one gets it is its subscription's (``message_reaction`` and ``message_reaction_count`` are
+    opt-in kinds): :meth:`Bot.push` decides.
+    """
+    if chat.type == "private":
+        bot = stand.bots.get(chat.bot_id)
+        return [bot] if bot is not None else []
+    out = []
+    for member in chat.members.values():
+        bot = stand.bots.get(member.user.id) if member.user.is_bot else None
+        if bot is not None and member.present and member.is_admin:
+            out.append(bot)
+    return out
+
+
+def poll_owner(stand: Stand, msg: StoredMessage) -> Bot | None:
+    """The bot that hears of votes (``poll``, and ``poll_answer`` when not anonymous): the one that sent the poll.
+
+    Telegram sends bots only updates about polls they sent, so a person's own poll reaches no bot.
+    """
+    if msg.sender is None or not msg.sender.is_bot:
+        return None
+    return stand.bots.get(msg.sender.id)

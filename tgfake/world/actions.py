@@ -1,0 +1,424 @@
+"""The person's actions beyond typing and sending files: pressing a reply keyboard button, and what it sends.
+
+Each button kind sends the message a Telegram client sends for it: its label as text; the person's contact; a
+location; a poll the person made; ``users_shared`` / ``chat_shared``; ``web_app_data`` from the Mini App the
+button opened. Transport-free: ``tgfake/sim/actions.py`` serves it.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import TYPE_CHECKING, Any
+
+from tgfake import reply_keyboards
+from tgfake.action_models import EditIn, ForwardIn, PollIn, ReactIn, ReplyButtonIn, ShareIn, TargetIn, VoteIn
+from tgfake.errors import SimError
+from tgfake.extras import CONTENT_KEYS, has_content, reaction_counts
+from tgfake.world import visibility
+from tgfake.world.groups import account_ref
+from tgfake.world.people import DEFAULT_USER_ID
+
+if TYPE_CHECKING:
+    from tgfake.chats import Chat, StoredMessage
+    from tgfake.reply_keyboards import ReplyButton
+    from tgfake.stand import Stand
+    from tgfake.world.people import User
+
+
+def press_reply_button(stand: Stand, body: ReplyButtonIn) -> tuple[int, int]:
+    """The person presses ``label`` on their current reply keyboard; returns (message id, update id)."""
+    if not body.label.strip():
+        raise SimError(400, "label is required")
+    bot = stand.find_bot(body.bot)
+    person = stand.person(body.user_id, body.username, body.first_name, name_from_username=True)
+    chat = stand.person_chat(body, person, bot)
+    shown = reply_keyboards.current(chat, person.id)
+    if shown is None:
+        raise SimError(404, f"{person.handle} has no reply keyboard in chat {chat.id}")
+    if shown.hidden:
+        raise SimError(
+            409,
+            f"the one-time keyboard of message {shown.message_id} was hidden after a press: the bot sends it again",
+        )
+    button = shown.markup.find(body.label)
+    if button is None:
+        labels = " ".join(f"[{b.text}]" for row in shown.markup.rows for b in row)
+        raise SimError(
+            404, f"the reply keyboard of message {shown.message_id} has no button {body.label.strip()!r}: {labels}"
+        )
+    extra = _shared(stand, chat, person, button, body)
+    # In a group a personal keyboard's press answers the message that showed it, as clients send it.
+    reply_to = shown.message_id if chat.type != "private" and shown.markup.selective else None
+    reply_keyboards.pressed(chat, person.id, shown)
+    if extra is None:
+        return stand.inject(body, button.text, reply_to=reply_to)
+    return stand.inject(body, "", extra=extra, reply_to=reply_to)
+
+
+def _shared(stand: Stand, chat: Chat, person: User, button: ReplyButton, body: ReplyButtonIn) -> dict[str, Any] | None:
+    """The Bot API fields the button's message carries instead of text (None: a text button)."""
+    kind = button.kind
+    if kind == "text":
+        return None
+    if kind == "request_contact":
+        contact: dict[str, Any] = {
+            "phone_number": body.phone_number or f"+1555{person.id % 10_000_000:07d}",
+            "first_name": person.first_name,
+        }
+        if person.last_name:
+            contact["last_name"] = person.last_name
+        contact["user_id"] = person.id
+        return {"contact": contact}
+    if kind == "request_location":
+        if body.latitude is None or body.longitude is None:
+            raise SimError(400, f"[{button.text}] shares a location: give latitude and longitude")
+        check_location(body.latitude, body.longitude)
+        return {"location": {"latitude": body.latitude, "longitude": body.longitude}}
+    if kind == "request_poll":
+        if body.poll is None:
+            raise SimError(400, f"[{button.text}] creates a poll: give poll (question, options)")
+        forced = button.options.get("type")
+        if forced and body.poll.type and body.poll.type != forced:
+            raise SimError(400, f"[{button.text}] asks for a {forced} poll, not a {body.poll.type}")
+        return {"poll": new_poll(stand, body.poll, forced or body.poll.type or "regular")}
+    if kind == "request_users":
+        return {"users_shared": _users_shared(stand, button, body)}
+    if kind == "request_chat":
+        return {"chat_shared": _chat_shared(stand, button, body)}
+    # web_app: the Mini App the button opened calls Telegram.WebApp.sendData(data) and closes.
+    if not body.data:
+        raise SimError(400, f"[{button.text}] opens a Mini App: give the data it sends (Telegram.WebApp.sendData)")
+    if len(body.data.encode()) > 4096:
+        raise SimError(400, "Mini App data is at most 4096 bytes (Telegram.WebApp.sendData)")
+    return {"web_app_data": {"data": body.data, "button_text": button.text}}
+
+
+def check_location(latitude: float, longitude: float) -> None:
+    if not -90 <= latitude <= 90 or not -180 <= longitude <= 180:
+        raise SimError(400, "latitude is -90..90 and longitude -180..180")
+
+
+def new_poll(stand: Stand, poll: PollIn, poll_type: str) -> dict[str, Any]:
+    """A poll's Bot API object with no votes yet (2-12 options, as Telegram allows)."""
+    if poll_type not in ("regular", "quiz"):
+        raise SimError(400, f"poll type {poll_type!r} is regular or quiz")
+    if not poll.question.strip():
+        raise SimError(400, "a poll needs a question")
+    if not 2 <= len(poll.options) <= 12:
+        raise SimError(400, "a poll has 2-12 options")
+    if poll_type == "quiz" and not 0 <= poll.correct_option_id < len(poll.options):
+        raise SimError(400, "a quiz needs correct_option_id, the index of the right option")
+    world = stand.world
+    world.next_poll += 1
+    # The fields of telegram-bot-api's JsonPoll, in its order (Bot API 9.6: persistent option ids, revoting).
+    options = [{"persistent_id": str(i), "text": text, "voter_count": 0} for i, text in enumerate(poll.options)]
+    out: dict[str, Any] = {
+        "id": str(5_000_000_000_000_000_000 + world.next_poll),
+        "question": poll.question,
+        "options": options,
+        "total_voter_count": 0,
+        "is_closed": False,
+        "is_anonymous": poll.is_anonymous,
+        "allows_multiple_answers": poll.allows_multiple_answers and poll_type == "regular",
+        "allows_revoting": poll_type != "quiz",
+        "members_only": False,
+        "type": poll_type,
+    }
+    if poll_type == "quiz":
+        out["correct_option_id"] = poll.correct_option_id
+        out["correct_option_ids"] = [poll.correct_option_id]
+    return out
+
+
+def _users_shared(stand: Stand, button: ReplyButton, body: ReplyButtonIn) -> dict[str, Any]:
+    opts = button.options
+    if not body.users:
+        raise SimError(400, f"[{button.text}] shares users: give users (ids or names)")
+    limit = int(opts.get("max_quantity", 1))
+    if len(body.users) > limit:
+        raise SimError(400, f"[{button.text}] shares at most {limit} user(s)")
+    users = []
+    for ref in body.users:
+        user = account_ref(stand, ref)
+        if "user_is_bot" in opts and user.is_bot != opts["user_is_bot"]:
+            raise SimError(
+                400, f"[{button.text}] asks for {'bots' if opts['user_is_bot'] else 'people'}: {user.handle}"
+            )
+        item: dict[str, Any] = {"user_id": user.id}
+        if opts.get("request_name"):
+            item["first_name"] = user.first_name
+            if user.last_name:
+                item["last_name"] = user.last_name
+        if opts.get("request_username") and user.username:
+            item["username"] = user.username
+        users.append(item)
+    return {"request_id": opts["request_id"], "users": users}
+
+
+def _chat_shared(stand: Stand, button: ReplyButton, body: ReplyButtonIn) -> dict[str, Any]:
+    opts = button.options
+    chat = stand.world.chats.get(body.chat) if body.chat else None
+    if chat is None:
+        raise SimError(400, f"[{button.text}] shares a chat: give chat, the id of a group or channel on the stand")
+    is_channel = chat.type == "channel"
+    if bool(opts.get("chat_is_channel")) != is_channel:
+        raise SimError(400, f"[{button.text}] asks for a {'channel' if opts.get('chat_is_channel') else 'group'}")
+    if "chat_is_forum" in opts and opts["chat_is_forum"] != chat.is_forum:
+        raise SimError(400, f"[{button.text}] asks for a chat that is {'' if opts['chat_is_forum'] else 'not '}a forum")
+    if "chat_has_username" in opts and opts["chat_has_username"] != bool(chat.username):
+        raise SimError(
+            400, f"[{button.text}] asks for a chat {'with' if opts['chat_has_username'] else 'without'} a username"
+        )
+    out: dict[str, Any] = {"request_id": opts["request_id"], "chat_id": chat.id}
+    if opts.get("request_title") and chat.title:
+        out["title"] = chat.title
+    if opts.get("request_username") and chat.username:
+        out["username"] = chat.username
+    return out
+
+
+# --- the person's own messages and what they do to messages -------------------------------------------------------
+DICE_MAX = {"🎲": 6, "🎯": 6, "🎳": 6, "🏀": 5, "⚽": 5, "🎰": 64}
+LIVE_FOREVER = 0x7FFFFFFF
+MAX_REACTIONS = 3  # a Premium account's; others choose one
+
+
+def share(stand: Stand, body: ShareIn) -> tuple[int, int]:
+    """``POST /sim/share``: a location, venue, contact, dice or poll message; returns (message id, update id)."""
+    given = [name for name in ("location", "venue", "contact", "dice", "poll") if getattr(body, name) is not None]
+    if len(given) != 1:
+        raise SimError(400, "give exactly one of location, venue, contact, dice, poll")
+    kind = given[0]
+    if kind == "poll":
+        assert body.poll is not None
+        return stand.inject(body, "", extra={"poll": new_poll(stand, body.poll, body.poll.type or "regular")})
+    raw = dict(getattr(body, kind))
+    if kind == "location":
+        extra = {"location": _location(raw, live=True)}
+    elif kind == "venue":
+        loc = _location(raw.pop("location", None) or {}, live=False)
+        for name in ("title", "address"):
+            if not isinstance(raw.get(name), str) or not raw[name]:
+                raise SimError(400, f"venue.{name} is required")
+        venue = {"location": loc, **{k: v for k, v in raw.items() if isinstance(v, str)}}
+        extra = {"location": loc, "venue": venue}
+    elif kind == "contact":
+        for name in ("phone_number", "first_name"):
+            if not isinstance(raw.get(name), str) or not raw[name]:
+                raise SimError(400, f"contact.{name} is required")
+        extra = {
+            "contact": {
+                k: v for k, v in raw.items() if k in ("phone_number", "first_name", "last_name", "user_id", "vcard")
+            }
+        }
+    else:
+        extra = {"dice": _dice(raw)}
+    return stand.inject(body, "", extra=extra)
+
+
+def _location(raw: Any, *, live: bool) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise SimError(400, "location is an object with latitude and longitude")
+    lat, lon = raw.get("latitude"), raw.get("longitude")
+    if not isinstance(lat, (int, float)) or not isinstance(lon, (int, float)) or isinstance(lat, bool):
+        raise SimError(400, "location needs latitude and longitude (numbers)")
+    check_location(float(lat), float(lon))
+    out: dict[str, Any] = {"latitude": lat, "longitude": lon}
+    accuracy = raw.get("horizontal_accuracy")
+    if accuracy is not None:
+        if not isinstance(accuracy, (int, float)) or not 0 <= accuracy <= 1500:
+            raise SimError(400, "horizontal_accuracy is 0..1500 meters")
+        out["horizontal_accuracy"] = accuracy
+    period = raw.get("live_period")
+    if period is not None and live:
+        if not isinstance(period, int) or not (60 <= period <= 86400 or period == LIVE_FOREVER):
+            raise SimError(400, f"live_period is 60..86400 seconds, or {LIVE_FOREVER} (until stopped)")
+        out["live_period"] = period
+    return out
+
+
+def _dice(raw: dict[str, Any]) -> dict[str, Any]:
+    emoji = raw.get("emoji", "🎲")
+    if emoji not in DICE_MAX:
+        raise SimError(400, f"dice.emoji is one of {' '.join(DICE_MAX)}")
+    value = raw.get("value")
+    top = DICE_MAX[emoji]
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top:
+        raise SimError(400, f"dice.value is 1..{top} for {emoji} (the stand throws no dice itself)")
+    return {"emoji": emoji, "value": value}
+
+
+def _target(stand: Stand, body: TargetIn) -> tuple[Chat, StoredMessage, User]:
+    """The live message a person acts on, in their private chat with ``bot`` or in the group ``chat_id``."""
+    bot = stand.find_bot(body.bot)
+    person = stand.person(body.user_id, body.username, body.first_name, name_from_username=True)
+    chat_id = body.chat_id or person.id
+    chat = stand.chat_of(bot, chat_id)
+    if chat is None:
+        raise SimError(404, f"chat {chat_id} not found")
+    if chat.type != "private" and not chat.present(person.id):
+        raise SimError(403, f"{person.handle} is not in chat {chat_id}")
+    msg = chat.live(body.message_id)
+    if msg is None:
+        raise SimError(404, f"message {body.message_id} not found in chat {chat_id}")
+    return chat, msg, person
+
+
+def vote(stand: Stand, body: VoteIn) -> dict[str, Any]:
+    """The person votes (or, with no options, retracts): the poll's counts change, its owner bot hears of it."""
+    _, msg, person = _target(stand, body)
+    poll = msg.extra.get("poll")
+    if poll is None:
+        raise SimError(400, f"message {msg.message_id} is not a poll")
+    if poll["is_closed"]:
+        raise SimError(409, f"the poll of message {msg.message_id} is closed")
+    votes = stand.world.poll_votes.setdefault(poll["id"], {})
+    before = votes.get(person.id, [])
+    chosen = sorted(set(body.options))
+    quiz = poll["type"] == "quiz"
+    if any(not 0 <= i < len(poll["options"]) for i in chosen):
+        raise SimError(400, f"options are 0..{len(poll['options']) - 1}")
+    if len(chosen) > 1 and not poll["allows_multiple_answers"]:
+        raise SimError(400, "this poll takes one answer")
+    if before and not poll.get("allows_revoting", not quiz):
+        raise SimError(409, "this poll's answers can't be changed or retracted")
+    if not chosen and not before:
+        raise SimError(409, f"{person.handle} has not voted in this poll")
+    for i in before:
+        poll["options"][i]["voter_count"] -= 1
+    for i in chosen:
+        poll["options"][i]["voter_count"] += 1
+    if chosen:
+        votes[person.id] = chosen
+    else:
+        votes.pop(person.id, None)
+    poll["total_voter_count"] = len(votes)
+    out: dict[str, Any] = {"poll_id": poll["id"], "update_id": 0}
+    owner = visibility.poll_owner(stand, msg)
+    if owner is not None:
+        if not poll["is_anonymous"]:
+            persistent = [poll["options"][i]["persistent_id"] for i in chosen]
+            answer = {"poll_id": poll["id"], "user": person.json(), "option_ids": chosen}
+            answer["option_persistent_ids"] = persistent
+            out["update_id"] = owner.push("poll_answer", answer)
+        update_id = owner.push("poll", copy.deepcopy(poll))
+        out["update_id"] = out["update_id"] or update_id
+    return out
+
+
+def edit(stand: Stand, body: EditIn) -> dict[str, Any]:
+    """The person edits their own message (text, or a media message's caption); the bots that saw it get the edit."""
+    chat, msg, person = _target(stand, body)
+    if msg.sender is None or msg.sender.id != person.id:
+        raise SimError(403, f"message {msg.message_id} is not {person.handle}'s")
+    if msg.service or has_content(msg.extra):
+        raise SimError(400, f"message {msg.message_id} has no text to edit")
+    if not body.text.strip():
+        raise SimError(400, "text is empty")
+    if msg.is_media:
+        msg.caption = body.text
+    else:
+        msg.text = body.text
+    msg.entities = command_entities(body.text)
+    msg.edit_date = stand.unix_now()
+    got = stand.deliver(chat, msg, edited=True)
+    return {"message_id": msg.message_id, "updates": {str(k): v for k, v in got.items()}}
+
+
+def command_entities(text: str) -> list[dict[str, Any]]:
+    m = re.match(r"/[A-Za-z0-9_]+(?:@[A-Za-z0-9_]+)?", text)
+    return [{"type": "bot_command", "offset": 0, "length": len(m.group())}] if m else []
+
+
+def delete(stand: Stand, body: TargetIn) -> None:
+    """The person deletes a message: their own, any in a private chat (for both sides, as Telegram lets them), or
+    any in a group they administer. Telegram tells no bot."""
+    chat, msg, person = _target(stand, body)
+    own = msg.sender is not None and msg.sender.id == person.id
+    member = chat.member(person.id)
+    if not own and chat.type != "private" and (member is None or not member.is_admin):
+        raise SimError(403, f"{person.handle} can delete only their own messages in chat {chat.id}")
+    msg.deleted = True
+
+
+def react(stand: Stand, body: ReactIn) -> dict[str, Any]:
+    """The person sets their reactions on a message; who hears of it is :func:`visibility.reaction_recipients`.
+
+    A named reaction is ``message_reaction`` (old and new reactions); a channel's reactions are anonymous, so its
+    admin bots get ``message_reaction_count`` (the totals) instead. Both are opt-in update kinds.
+    """
+    chat, msg, person = _target(stand, body)
+    new = [{"type": "emoji", "emoji": e} for e in body.emoji]
+    new += [{"type": "custom_emoji", "custom_emoji_id": c} for c in body.custom_emoji]
+    if len(new) > MAX_REACTIONS:
+        raise SimError(400, f"at most {MAX_REACTIONS} reactions a message")
+    if any(not (r.get("emoji") or r.get("custom_emoji_id")) for r in new):
+        raise SimError(400, "a reaction is an emoji or a custom emoji id")
+    old = msg.reactions.get(person.id, [])
+    if new:
+        msg.reactions[person.id] = new
+    else:
+        msg.reactions.pop(person.id, None)
+    date = stand.unix_now()
+    got: dict[str, int] = {}
+    for bot in visibility.reaction_recipients(stand, chat):
+        if chat.type == "channel":
+            payload = {"chat": chat.json(), "message_id": msg.message_id, "date": date}
+            payload["reactions"] = reaction_counts(msg.reactions)
+            got[str(bot.id)] = bot.push("message_reaction_count", payload)
+            continue
+        payload = {"chat": chat.json(), "message_id": msg.message_id, "user": person.json(), "date": date}
+        payload.update(old_reaction=old, new_reaction=new)
+        got[str(bot.id)] = bot.push("message_reaction", payload)
+    return {"message_id": msg.message_id, "updates": got}
+
+
+def forward(stand: Stand, body: ForwardIn) -> tuple[int, int]:
+    """The person forwards a message into the chat: a stored one (its content, its origin), or one from outside."""
+    if body.from_chat_id or body.message_id:
+        bot = stand.find_bot(body.bot)
+        source_chat = stand.chat_of(bot, body.from_chat_id or (body.user_id or DEFAULT_USER_ID))
+        source = source_chat.live(body.message_id) if source_chat is not None else None
+        if source_chat is None or source is None:
+            raise SimError(404, f"message {body.message_id} not found in chat {body.from_chat_id}")
+        origin = _stored_origin(source_chat, source, hidden=body.hidden)
+        extra = {k: v for k, v in source.extra.items() if k in CONTENT_KEYS}
+        text = source.caption if source.is_media else source.text
+        extra["forward_origin"] = origin
+        return stand.inject(body, text, photo=source.photo, document=source.document, extra=extra)
+    if body.origin is None or not body.text.strip():
+        raise SimError(400, "give from_chat_id and message_id, or text and origin")
+    return stand.inject(body, body.text, extra={"forward_origin": _outside_origin(stand, body.origin)})
+
+
+def _stored_origin(chat: Chat, msg: StoredMessage, *, hidden: bool) -> dict[str, Any]:
+    if chat.type == "channel":
+        return {"type": "channel", "date": msg.date, "chat": chat.json(), "message_id": msg.message_id}
+    if msg.sender is None:
+        return {"type": "chat", "date": msg.date, "sender_chat": chat.json()}
+    if hidden:
+        name = " ".join(x for x in (msg.sender.first_name, msg.sender.last_name) if x)
+        return {"type": "hidden_user", "date": msg.date, "sender_user_name": name}
+    return {"type": "user", "date": msg.date, "sender_user": msg.sender.json()}
+
+
+def _outside_origin(stand: Stand, origin: dict[str, Any]) -> dict[str, Any]:
+    kind = origin.get("type")
+    date = origin.get("date") if isinstance(origin.get("date"), int) else stand.unix_now()
+    if kind == "user":
+        return {"type": "user", "date": date, "sender_user": account_ref(stand, origin.get("user") or "").json()}
+    if kind == "hidden_user":
+        if not isinstance(origin.get("name"), str) or not origin["name"]:
+            raise SimError(400, "a hidden_user origin needs name")
+        return {"type": "hidden_user", "date": date, "sender_user_name": origin["name"]}
+    if kind in ("chat", "channel"):
+        chat = stand.world.chats.get(origin.get("chat_id") or 0)
+        if chat is None:
+            raise SimError(400, f"a {kind} origin needs chat_id, a chat on the stand")
+        if kind == "chat":
+            return {"type": "chat", "date": date, "sender_chat": chat.json()}
+        if chat.type != "channel" or not isinstance(origin.get("message_id"), int):
+            raise SimError(400, "a channel origin needs the chat_id of a channel and message_id")
+        return {"type": "channel", "date": date, "chat": chat.json(), "message_id": origin["message_id"]}
+    raise SimError(400, "origin.type is user, hidden_user, chat or channel")
