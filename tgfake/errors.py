@@ -94,6 +94,37 @@ BOT_VERIFIER_FORBIDDEN = "Bad Request: BOT_VERIFIER_FORBIDDEN"
 STARGIFT_INVALID = "Bad Request: STARGIFT_INVALID"  # MTProto payments.getPaymentForm: no such gift
 
 
+# --- bot settings (tgfake/botapi/settings.py): Client.cpp, TDLib's BotCommand.cpp, BotCommandScope.cpp, misc.cpp ---
+CANT_PARSE_JSON = "Bad Request: can't parse {what} JSON object"
+CANT_PARSE_OBJECT = "Bad Request: can't parse {what}: {problem}"  # problem: TDLib's words, first letter kept
+FIELD_MISSING = 'Can\'t find field "{name}"'
+FIELD_NOT_STRING = 'Field "{name}" must be of type String'
+FIELD_NOT_NUMBER = 'Field "{name}" must be a Number'
+FIELD_BAD_NUMBER = 'Field "{name}" must be a valid Number'
+FIELD_NOT_BOOLEAN = 'Field "{name}" must be of type Boolean'
+FIELD_NOT_DOUBLE = 'Field "{name}" must be of type Number'
+NOT_AN_OBJECT = "expected an Object"
+COMMANDS_NOT_ARRAY = "Bad Request: expected an Array of BotCommand"
+SCOPE_NOT_OBJECT = "BotCommandScope must be an Object"
+SCOPE_TYPE_UNSUPPORTED = "Unsupported type specified"
+SCOPE_CHAT_EMPTY = "Empty chat_id specified"
+SCOPE_USER_INVALID = "Invalid user_id specified"
+SCOPE_PRIVATE = "Bad Request: can't use specified scope in private chats"
+SCOPE_CHANNEL = "Bad Request: can't change commands in channel chats"
+LANGUAGE_INVALID = "Bad Request: invalid language code specified"
+COMMAND_EMPTY = "Bad Request: command must be non-empty"
+COMMAND_TOO_LONG = "Bad Request: command length must not exceed {limit}"
+COMMAND_DESCRIPTION_EMPTY = "Bad Request: command description must be non-empty"
+COMMAND_DESCRIPTION_TOO_LONG = "Bad Request: command description length must not exceed {limit}"
+BOT_COMMAND_INVALID = "Bad Request: BOT_COMMAND_INVALID"  # the MTProto server: characters beyond a-z, 0-9, _
+RIGHTS_NOT_OBJECT = "ChatAdministratorRights must be an Object"
+PHOTO_NOT_SPECIFIED = "Bad Request: photo isn't specified"
+PHOTO_NOT_OBJECT = "Bad Request: object expected as profile photo"
+PHOTO_TYPE_INVALID = "Bad Request: invalid profile photo type specified"
+PHOTO_NOT_UPLOADED = "Bad Request: photo must be uploaded as a file"
+LOGGED_OUT = "Logged out"  # Client::get_closing_error after logOut: 400, no prefix
+
+
 def default_description(code: int, retry_after: int = 0) -> str:
     """The description a scheduled fault answers with when it names none (the reference stand's table)."""
     if code == 400:

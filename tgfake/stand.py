@@ -649,6 +649,8 @@ class Stand:
         try:
             bot = self.bot_for_token(token)
             bot_id = bot.id
+            if bot.logged_out and method.lower() not in ("logout", "close"):
+                raise TelegramError(400, errors.LOGGED_OUT)
             fault = self.world.faults.fire(method, params)
             if fault is not None:
                 raise fault
@@ -688,6 +690,7 @@ class Stand:
         out["drafts"] = [d.json() for d in chat.drafts.current(self.now())]
         out["callbacks"] = [a.json() for a in chat.callbacks]
         out["menu_button"] = bot.menus.shown(chat.id, chat.type)
+        out.update(self.settings_view(bot, chat))
         if chat.type == "private":
             out["bot"] = bot.username
             if chat.blocked:
@@ -697,6 +700,24 @@ class Stand:
                 {"user_id": m.user.id, "name": m.user.handle, "is_bot": m.user.is_bot, "status": m.status}
                 for m in chat.members.values()
             ]
+        return out
+
+    def settings_view(self, bot: Bot, chat: Chat) -> dict[str, Any]:
+        """What the person sees of the bot's settings: its command menu here, its description on an empty chat."""
+        person = chat.id if chat.type == "private" else DEFAULT_USER_ID  # a group is seen as the default person
+        viewer = chat.user or self.world.users.get(person) or User(id=person, first_name=DEFAULT_FIRST_NAME)
+        member = chat.members.get(viewer.id)
+        is_admin = member is not None and member.status in ("creator", ADMINISTRATOR)
+        settings = bot.settings
+        out: dict[str, Any] = {}
+        commands = settings.commands_seen(
+            chat.type, chat.id, viewer.id, is_admin=is_admin, language=viewer.language_code
+        )
+        if commands:
+            out["commands"] = commands
+        description = settings.localized(settings.descriptions, viewer.language_code)
+        if chat.type == "private" and description and not chat.messages:
+            out["description"] = description
         return out
 
     def chat_text(self, chat_id: int, bot: Bot | None = None) -> str:
