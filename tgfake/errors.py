@@ -124,6 +124,37 @@ PHOTO_TYPE_INVALID = "Bad Request: invalid profile photo type specified"
 PHOTO_NOT_UPLOADED = "Bad Request: photo must be uploaded as a file"
 LOGGED_OUT = "Logged out"  # Client::get_closing_error after logOut: 400, no prefix
 
+# --- payments (tgfake/botapi/payments.py): Client.cpp, TDLib's InputInvoice.cpp, LabeledPricePart.cpp ---------------
+PRICES_NOT_ARRAY = "Expected an Array of labeled prices"  # the price list's words are TDLib's, worded by the caller
+PRICE_NOT_OBJECT = "LabeledPrice must be an Object"
+PRICE_LABEL_EMPTY = "LabeledPrice label must be non-empty"
+PRICE_PROBLEM = "Can't parse labeled price: {problem}"
+PRICES_EMPTY = "There must be at least one price"
+MAX_TIP_BAD = 'Bad Request: can\'t parse "max_tip_amount" as Number'
+TIPS_NOT_ARRAY = "Bad Request: expected an Array of suggested tip amounts"
+TIP_NOT_NUMBER = "Bad Request: suggested tip amount must be of type Number or String"
+TIP_BAD_NUMBER = "Bad Request: can't parse suggested tip amount as Number"
+AMOUNT_TOO_BIG = "Bad Request: too big amount of the currency specified"
+TOTAL_NOT_POSITIVE = "Bad Request: total price must be positive"
+TOTAL_TOO_BIG = "Bad Request: total price is too big"
+MAX_TIP_INVALID = "Bad Request: invalid max_tip_amount of the currency specified"
+TIP_NOT_POSITIVE = "Bad Request: suggested tip amount must be positive"
+TIP_ABOVE_MAX = "Bad Request: suggested tip amount can't be bigger than max_tip_amount"
+TIPS_TOO_MANY = "Bad Request: there can be at most 4 suggested tip amounts"
+STARS_INVOICE_INVALID = "Bad Request: STARS_INVOICE_INVALID"  # MTProto: XTR with a provider, tips or several prices
+PAYMENT_PROVIDER_INVALID = "Bad Request: PAYMENT_PROVIDER_INVALID"  # MTProto: a real currency without a provider
+SHIPPING_OPTIONS_BAD = "Bad Request: can't parse shipping options JSON object"
+SHIPPING_OPTIONS_NOT_ARRAY = "Bad Request: expected an Array of shipping options"
+SHIPPING_OPTION_PROBLEM = "Bad Request: can't parse shipping option: {problem}"
+SHIPPING_OPTION_NOT_OBJECT = "ShippingOption must be an Object"
+SHIPPING_OPTION_ID_EMPTY = "ShippingOption identifier must be non-empty"
+SHIPPING_OPTION_TITLE_EMPTY = "ShippingOption title must be non-empty"
+SHIPPING_OPTION_PRICES = "Can't parse shipping option prices: {problem}"
+SHIPPING_OPTIONS_EMPTY = "Bad Request: there must be at least one shipping option"
+FIELD_NOT_ARRAY = 'Field "{name}" must be of type Array'
+CHARGE_ID_INVALID = "Bad Request: CHARGE_ID_INVALID"  # MTProto: a charge this bot never received from that person
+CHARGE_ALREADY_REFUNDED = "Bad Request: CHARGE_ALREADY_REFUNDED"
+
 
 def default_description(code: int, retry_after: int = 0) -> str:
     """The description a scheduled fault answers with when it names none (the reference stand's table)."""

@@ -36,6 +36,7 @@ from tgfake.webhooks import Webhook
 from tgfake.world import visibility
 from tgfake.world.bots import Bot, Signal, token_bot_id
 from tgfake.world.members import ADMINISTRATOR, MEMBER, Member, default_permissions, full_rights
+from tgfake.world.payments import Payments
 from tgfake.world.people import (
     DEFAULT_FIRST_NAME,
     DEFAULT_USER_ID,
@@ -98,6 +99,7 @@ class World:
     faults: Faults = field(default_factory=Faults)
     next_cbq: int = 1
     files: dict[str, StoredFile] = field(default_factory=dict)  # uploads by file id (file_1, ...)
+    payments: Payments = field(default_factory=Payments)  # invoices, open queries, charges, Stars
 
 
 @dataclass(frozen=True, slots=True)
@@ -718,6 +720,9 @@ class Stand:
         description = settings.localized(settings.descriptions, viewer.language_code)
         if chat.type == "private" and description and not chat.messages:
             out["description"] = description
+        notices = self.world.payments.notices.get(chat.id)
+        if notices:
+            out["payment_notices"] = list(notices)
         return out
 
     def chat_text(self, chat_id: int, bot: Bot | None = None) -> str:

@@ -127,3 +127,10 @@ def optional_double(obj: dict[str, Any], name: str, default: float = 0.0) -> flo
         except ValueError:
             pass
     raise FieldError(errors.FIELD_NOT_DOUBLE.format(name=name))
+
+
+def to_bool(value: str) -> bool:
+    """The server's ``to_bool`` for Boolean parameters: ``true``, ``yes`` or a non-zero number, in any letter case."""
+    lowered = value.lower()
+    body = lowered[1:] if lowered[:1] == "-" else lowered
+    return lowered in ("true", "yes") or (body.isascii() and body.isdigit() and int(body) != 0)

@@ -213,9 +213,7 @@ def read_rights(p: Params) -> dict[str, bool] | None:
 
 
 def _for_channels(p: Params) -> bool:
-    """``to_bool``: true, 1 (and any other non-zero number) and yes, in any letter case."""
-    value = p.text("for_channels").lower()
-    return value in ("true", "yes") or (value.lstrip("-").isdigit() and int(value) != 0)
+    return fields.to_bool(p.text("for_channels"))
 
 
 @bot_method("setMyDefaultAdministratorRights")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from tgfake.sim import control, drafts, files, inspect, person, webapp, webhook, world
+from tgfake.sim import control, drafts, files, inspect, payments, person, webapp, webhook, world
 
 ROUTE_TABLES = (
     person.routes,
@@ -15,6 +15,7 @@ ROUTE_TABLES = (
     webapp.routes,
     webhook.routes,
     world.routes,
+    payments.routes,
 )
 
 
