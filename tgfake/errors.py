@@ -155,6 +155,11 @@ FIELD_NOT_ARRAY = 'Field "{name}" must be of type Array'
 CHARGE_ID_INVALID = "Bad Request: CHARGE_ID_INVALID"  # MTProto: a charge this bot never received from that person
 CHARGE_ALREADY_REFUNDED = "Bad Request: CHARGE_ALREADY_REFUNDED"
 
+# --- games (tgfake/botapi/games.py): Client.cpp's check_message wording, Telegram's server ------------------------
+GAME_SCORE_MESSAGE_NOT_FOUND = "Bad Request: message to set game score not found"
+GAME_SCORES_MESSAGE_NOT_FOUND = "Bad Request: message to get game high scores not found"
+BOT_SCORE_NOT_MODIFIED = "Bad Request: BOT_SCORE_NOT_MODIFIED"  # MTProto: not above the old score without force
+
 
 def default_description(code: int, retry_after: int = 0) -> str:
     """The description a scheduled fault answers with when it names none (the reference stand's table)."""

@@ -35,6 +35,7 @@ from tgfake.params import Params
 from tgfake.webhooks import Webhook
 from tgfake.world import visibility
 from tgfake.world.bots import Bot, Signal, token_bot_id
+from tgfake.world.games import Games
 from tgfake.world.members import ADMINISTRATOR, MEMBER, Member, default_permissions, full_rights
 from tgfake.world.payments import Payments
 from tgfake.world.people import (
@@ -100,6 +101,7 @@ class World:
     next_cbq: int = 1
     files: dict[str, StoredFile] = field(default_factory=dict)  # uploads by file id (file_1, ...)
     payments: Payments = field(default_factory=Payments)  # invoices, open queries, charges, Stars
+    games: Games = field(default_factory=Games)  # game messages and their high scores
 
 
 @dataclass(frozen=True, slots=True)
@@ -526,6 +528,7 @@ class Stand:
                 raise SimError(404, f"chat {chat_id} has no message with an inline keyboard")
             target = found
         data = body.data
+        game = None
         if not data:
             hit = None
             if body.message_id:
@@ -537,6 +540,7 @@ class Stand:
             if hit is None:
                 raise SimError(404, f"message {target.message_id} has no button {dump(body.label.strip())}")
             data = hit.callback_data or ""
+            game = self.world.games.messages.get((chat.id, target.message_id)) if hit.callback_game else None
         bot = self._owner(chat, target, named)
         query_id = f"cbq-{self.world.next_cbq}"
         self.world.next_cbq += 1
@@ -549,6 +553,8 @@ class Stand:
         }
         if data:
             payload["data"] = data
+        elif not body.data and game is not None:  # a callback_game button: the game's short name, no data
+            payload["game_short_name"] = game.short_name
         return query_id, bot.push("callback_query", payload)
 
     def _owner(self, chat: Chat, msg: StoredMessage, named: Bot | None) -> Bot:

@@ -337,3 +337,9 @@ async def test_balance_and_history_start_empty(wire: Wire) -> None:
         telegram_payment_charge_id="x",
         is_canceled="true",
     )
+
+
+async def test_an_invoice_keeps_its_pay_button(wire: Wire) -> None:
+    markup = {"inline_keyboard": [[{"text": "Pay 50 XTR", "pay": True}]]}
+    sent = await wire.ok("sendInvoice", chat_id=4242, prices=ONE, reply_markup=json.dumps(markup), **STARS)
+    assert sent["reply_markup"] == markup

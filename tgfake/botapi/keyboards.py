@@ -48,6 +48,8 @@ def _button(item: Any, chat_type: str) -> Button:
             isinstance(data, str) and data != "",
             isinstance(url, str) and url != "",
             isinstance(web_app, dict),
+            isinstance(item.get("callback_game"), dict),
+            item.get("pay") is True,
         )
     )
     if actions == 0:
@@ -69,6 +71,8 @@ def _button(item: Any, chat_type: str) -> Button:
         callback_data=data if isinstance(data, str) and data else None,
         url=url if isinstance(url, str) and url else None,
         web_app_url=web_app_url,
+        callback_game=isinstance(item.get("callback_game"), dict),
+        pay=item.get("pay") is True,
     )
 
 

@@ -15,6 +15,7 @@ from tgfake import errors
 from tgfake.botapi import fields
 from tgfake.botapi.common import chat_id, post_message
 from tgfake.botapi.fields import FieldError
+from tgfake.botapi.keyboards import parse_inline_keyboard
 from tgfake.botapi.registry import bot_method
 from tgfake.botapi.schema import to_integer
 from tgfake.errors import bad_request
@@ -157,7 +158,8 @@ async def send_invoice(ctx: BotCall, p: Params) -> Any:
     """An invoice message in the chat; the person pays it with ``POST /sim/pay``."""
     invoice = read_invoice(ctx, p)
     cid = chat_id(p)
-    sent = post_message(ctx, p, cid, None, service={"invoice": invoice.message_json()})
+    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))  # its first button is the pay one
+    sent = post_message(ctx, p, cid, keyboard, service={"invoice": invoice.message_json()})
     chat = ctx.chat(cid)
     assert chat is not None
     ctx.world.payments.invoices[(chat.id, int(sent["message_id"]))] = invoice
