@@ -160,6 +160,45 @@ GAME_SCORE_MESSAGE_NOT_FOUND = "Bad Request: message to set game score not found
 GAME_SCORES_MESSAGE_NOT_FOUND = "Bad Request: message to get game high scores not found"
 BOT_SCORE_NOT_MODIFIED = "Bad Request: BOT_SCORE_NOT_MODIFIED"  # MTProto: not above the old score without force
 
+# --- stickers (tgfake/botapi/stickers.py): Client.cpp, TDLib's StickersManager.cpp, Telegram's server -------------
+STICKER_FORMAT_INVALID = "Invalid sticker format specified"
+STICKER_TYPE_INVALID = "Bad Request: unsupported sticker type specified"
+STICKERS_BAD = "Bad Request: can't parse stickers JSON object"
+STICKERS_NOT_ARRAY = "Bad Request: expected an Array of InputSticker"
+STICKERS_TOO_MANY = "Bad Request: too many stickers specified"
+INPUT_STICKER_PROBLEM = "Bad Request: can't parse InputSticker: {problem}"
+STICKER_BAD = "Bad Request: can't parse sticker JSON object"
+STICKER_PROBLEM = "Bad Request: can't parse sticker: {problem}"
+INPUT_STICKER_NOT_OBJECT = "InputSticker must be an Object"
+INPUT_STICKER_FILE_MISSING = "sticker not found"
+NO_STICKER_FILE = "Bad Request: there is no sticker file in the request"
+EMOJI_LIST_BAD = "Bad Request: can't parse emoji list JSON array"
+EMOJI_LIST_PROBLEM = "Bad Request: can't parse emoji list: {problem}"
+EMOJIS_NOT_ARRAY = "expected an Array of string"
+EMOJIS_EMPTY = "emoji list must be non-empty"
+EMOJIS_TOO_MANY = "too many emoji specified"
+EMOJI_NOT_STRING = "emoji must be a string"
+EMOJI_INVALID = "expected a Unicode emoji"
+KEYWORD_NOT_STRING = "keyword must be a string"
+KEYWORDS_BAD = "Bad Request: can't parse keywords JSON object"
+KEYWORDS_NOT_ARRAY = 'Bad Request: Field "keywords" must be an Array'
+MASK_BAD = "Bad Request: can't parse mask position JSON object"
+MASK_PROBLEM = "Bad Request: can't parse mask position: {problem}"
+MASK_NOT_OBJECT = "MaskPosition must be an Object"
+MASK_POINT_INVALID = "Wrong point specified in MaskPosition"
+STICKER_NOT_SPECIFIED = "Bad Request: sticker is not specified"
+SET_TITLE_EMPTY = "Bad Request: sticker set title must be non-empty"
+SET_NAME_EMPTY = "Bad Request: sticker set name must be non-empty"
+SET_NO_STICKERS = "Bad Request: at least 1 sticker must be specified"
+REPAINTING_ONLY_EMOJI = "Bad Request: only custom emoji stickers support repainting"
+SET_NAME_INVALID = "Bad Request: invalid sticker set name is specified"  # PACK_SHORT_NAME_INVALID
+SET_NAME_OCCUPIED = "Bad Request: sticker set name is already occupied"  # PACK_SHORT_NAME_OCCUPIED
+STICKERSET_INVALID = "Bad Request: STICKERSET_INVALID"  # MTProto: no such set, or not this bot's
+CUSTOM_EMOJI_IDS_BAD = "Bad Request: can't parse custom emoji identifiers JSON object"
+CUSTOM_EMOJI_IDS_NOT_ARRAY = "Bad Request: expected an Array of custom emoji identifiers"
+CUSTOM_EMOJI_ID_NOT_STRING = "Bad Request: custom emoji identifier must be of type String"
+CUSTOM_EMOJI_ID_INVALID = "Bad Request: invalid custom emoji identifier specified"
+
 
 def default_description(code: int, retry_after: int = 0) -> str:
     """The description a scheduled fault answers with when it names none (the reference stand's table)."""

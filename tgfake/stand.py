@@ -45,6 +45,7 @@ from tgfake.world.people import (
     User,
     capitalized,
 )
+from tgfake.world.stickers import Stickers
 
 __all__ = ["DEFAULT_USER_ID", "BotCall", "Call", "Described", "Signal", "Stand", "World"]
 
@@ -102,6 +103,7 @@ class World:
     files: dict[str, StoredFile] = field(default_factory=dict)  # uploads by file id (file_1, ...)
     payments: Payments = field(default_factory=Payments)  # invoices, open queries, charges, Stars
     games: Games = field(default_factory=Games)  # game messages and their high scores
+    stickers: Stickers = field(default_factory=Stickers)  # sticker sets owned by bots, uploaded sticker files
 
 
 @dataclass(frozen=True, slots=True)
