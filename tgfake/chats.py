@@ -28,6 +28,8 @@ class Button:
     callback_data: str | None = None
     url: str | None = None
     web_app_url: str | None = None
+    callback_game: bool = False  # launches the message's game (sendGame); a tap sends game_short_name
+    pay: bool = False  # the pay button of an invoice
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"text": self.text}
@@ -37,6 +39,10 @@ class Button:
             out["url"] = self.url
         if self.web_app_url is not None:
             out["web_app"] = {"url": self.web_app_url}
+        if self.callback_game:
+            out["callback_game"] = {}
+        if self.pay:
+            out["pay"] = True
         return out
 
 
@@ -476,6 +482,14 @@ def service_text(service: dict[str, Any], who: str) -> str:
         return f"{who} reopened the topic"
     if "pinned_message" in service:
         return f"{who} pinned message {service['pinned_message']['message_id']}"
+    if "invoice" in service:
+        invoice = service["invoice"]
+        return f"{who} sent an invoice: {invoice['title']} ({invoice['total_amount']} {invoice['currency']})"
+    for key, verb in (("successful_payment", "paid"), ("refunded_payment", "was refunded")):
+        if key in service:
+            return f"{who} {verb} {service[key]['total_amount']} {service[key]['currency']}"
+    if "game" in service:
+        return f"{who} sent the game {service['game']['title']}"
     if "migrate_to_chat_id" in service:
         return f"the group became the supergroup {service['migrate_to_chat_id']}"
     if "migrate_from_chat_id" in service:

@@ -50,7 +50,6 @@ PARSE_MODE_BAD = "Bad Request: unsupported parse_mode"
 CANT_PARSE_ENTITIES = "Bad Request: can't parse entities: {reason}"
 CANT_PARSE_ENTITY = "Bad Request: can't parse MessageEntity: {reason}"
 TEXT_MUST_BE_NON_EMPTY = "Bad Request: text must be non-empty"  # empty once parsed and trimmed
-USER_NOT_FOUND = "Bad Request: user not found"  # a text_mention of an impossible user id
 CUSTOM_EMOJI_INVALID = "Bad Request: invalid custom emoji identifier specified"
 DATE_INVALID = "Bad Request: invalid date specified"
 
@@ -164,6 +163,112 @@ TOPIC_ID_INVALID = "Bad Request: TOPIC_ID_INVALID"
 TOPIC_NOT_MODIFIED = "Bad Request: TOPIC_NOT_MODIFIED"
 TOPIC_NAME_EMPTY = "Bad Request: name must be non-empty"
 TOPIC_COLOR_BAD = "Bad Request: invalid icon color specified"
+
+
+# --- bot settings (tgfake/botapi/settings.py): Client.cpp, TDLib's BotCommand.cpp, BotCommandScope.cpp, misc.cpp ---
+CANT_PARSE_JSON = "Bad Request: can't parse {what} JSON object"
+CANT_PARSE_OBJECT = "Bad Request: can't parse {what}: {problem}"  # problem: TDLib's words, first letter kept
+FIELD_MISSING = 'Can\'t find field "{name}"'
+FIELD_NOT_STRING = 'Field "{name}" must be of type String'
+FIELD_NOT_NUMBER = 'Field "{name}" must be a Number'
+FIELD_BAD_NUMBER = 'Field "{name}" must be a valid Number'
+FIELD_NOT_BOOLEAN = 'Field "{name}" must be of type Boolean'
+FIELD_NOT_DOUBLE = 'Field "{name}" must be of type Number'
+NOT_AN_OBJECT = "expected an Object"
+COMMANDS_NOT_ARRAY = "Bad Request: expected an Array of BotCommand"
+SCOPE_NOT_OBJECT = "BotCommandScope must be an Object"
+SCOPE_TYPE_UNSUPPORTED = "Unsupported type specified"
+SCOPE_CHAT_EMPTY = "Empty chat_id specified"
+SCOPE_USER_INVALID = "Invalid user_id specified"
+SCOPE_PRIVATE = "Bad Request: can't use specified scope in private chats"
+SCOPE_CHANNEL = "Bad Request: can't change commands in channel chats"
+LANGUAGE_INVALID = "Bad Request: invalid language code specified"
+COMMAND_EMPTY = "Bad Request: command must be non-empty"
+COMMAND_TOO_LONG = "Bad Request: command length must not exceed {limit}"
+COMMAND_DESCRIPTION_EMPTY = "Bad Request: command description must be non-empty"
+COMMAND_DESCRIPTION_TOO_LONG = "Bad Request: command description length must not exceed {limit}"
+BOT_COMMAND_INVALID = "Bad Request: BOT_COMMAND_INVALID"  # the MTProto server: characters beyond a-z, 0-9, _
+RIGHTS_NOT_OBJECT = "ChatAdministratorRights must be an Object"
+PHOTO_NOT_SPECIFIED = "Bad Request: photo isn't specified"
+PHOTO_NOT_OBJECT = "Bad Request: object expected as profile photo"
+PHOTO_TYPE_INVALID = "Bad Request: invalid profile photo type specified"
+PROFILE_PHOTO_NOT_UPLOADED = "Bad Request: photo must be uploaded as a file"
+LOGGED_OUT = "Logged out"  # Client::get_closing_error after logOut: 400, no prefix
+
+# --- payments (tgfake/botapi/payments.py): Client.cpp, TDLib's InputInvoice.cpp, LabeledPricePart.cpp ---------------
+PRICES_NOT_ARRAY = "Expected an Array of labeled prices"  # the price list's words are TDLib's, worded by the caller
+PRICE_NOT_OBJECT = "LabeledPrice must be an Object"
+PRICE_LABEL_EMPTY = "LabeledPrice label must be non-empty"
+PRICE_PROBLEM = "Can't parse labeled price: {problem}"
+PRICES_EMPTY = "There must be at least one price"
+MAX_TIP_BAD = 'Bad Request: can\'t parse "max_tip_amount" as Number'
+TIPS_NOT_ARRAY = "Bad Request: expected an Array of suggested tip amounts"
+TIP_NOT_NUMBER = "Bad Request: suggested tip amount must be of type Number or String"
+TIP_BAD_NUMBER = "Bad Request: can't parse suggested tip amount as Number"
+AMOUNT_TOO_BIG = "Bad Request: too big amount of the currency specified"
+TOTAL_NOT_POSITIVE = "Bad Request: total price must be positive"
+TOTAL_TOO_BIG = "Bad Request: total price is too big"
+MAX_TIP_INVALID = "Bad Request: invalid max_tip_amount of the currency specified"
+TIP_NOT_POSITIVE = "Bad Request: suggested tip amount must be positive"
+TIP_ABOVE_MAX = "Bad Request: suggested tip amount can't be bigger than max_tip_amount"
+TIPS_TOO_MANY = "Bad Request: there can be at most 4 suggested tip amounts"
+STARS_INVOICE_INVALID = "Bad Request: STARS_INVOICE_INVALID"  # MTProto: XTR with a provider, tips or several prices
+PAYMENT_PROVIDER_INVALID = "Bad Request: PAYMENT_PROVIDER_INVALID"  # MTProto: a real currency without a provider
+SHIPPING_OPTIONS_BAD = "Bad Request: can't parse shipping options JSON object"
+SHIPPING_OPTIONS_NOT_ARRAY = "Bad Request: expected an Array of shipping options"
+SHIPPING_OPTION_PROBLEM = "Bad Request: can't parse shipping option: {problem}"
+SHIPPING_OPTION_NOT_OBJECT = "ShippingOption must be an Object"
+SHIPPING_OPTION_ID_EMPTY = "ShippingOption identifier must be non-empty"
+SHIPPING_OPTION_TITLE_EMPTY = "ShippingOption title must be non-empty"
+SHIPPING_OPTION_PRICES = "Can't parse shipping option prices: {problem}"
+SHIPPING_OPTIONS_EMPTY = "Bad Request: there must be at least one shipping option"
+FIELD_NOT_ARRAY = 'Field "{name}" must be of type Array'
+CHARGE_ID_INVALID = "Bad Request: CHARGE_ID_INVALID"  # MTProto: a charge this bot never received from that person
+CHARGE_ALREADY_REFUNDED = "Bad Request: CHARGE_ALREADY_REFUNDED"
+
+# --- games (tgfake/botapi/games.py): Client.cpp's check_message wording, Telegram's server ------------------------
+GAME_SCORE_MESSAGE_NOT_FOUND = "Bad Request: message to set game score not found"
+GAME_SCORES_MESSAGE_NOT_FOUND = "Bad Request: message to get game high scores not found"
+BOT_SCORE_NOT_MODIFIED = "Bad Request: BOT_SCORE_NOT_MODIFIED"  # MTProto: not above the old score without force
+
+# --- stickers (tgfake/botapi/stickers.py): Client.cpp, TDLib's StickersManager.cpp, Telegram's server -------------
+STICKER_FORMAT_INVALID = "Invalid sticker format specified"
+STICKER_TYPE_INVALID = "Bad Request: unsupported sticker type specified"
+STICKERS_BAD = "Bad Request: can't parse stickers JSON object"
+STICKERS_NOT_ARRAY = "Bad Request: expected an Array of InputSticker"
+STICKERS_TOO_MANY = "Bad Request: too many stickers specified"
+INPUT_STICKER_PROBLEM = "Bad Request: can't parse InputSticker: {problem}"
+STICKER_BAD = "Bad Request: can't parse sticker JSON object"
+STICKER_PROBLEM = "Bad Request: can't parse sticker: {problem}"
+INPUT_STICKER_NOT_OBJECT = "InputSticker must be an Object"
+INPUT_STICKER_FILE_MISSING = "sticker not found"
+NO_STICKER_FILE = "Bad Request: there is no sticker file in the request"
+EMOJI_LIST_BAD = "Bad Request: can't parse emoji list JSON array"
+EMOJI_LIST_PROBLEM = "Bad Request: can't parse emoji list: {problem}"
+EMOJIS_NOT_ARRAY = "expected an Array of string"
+EMOJIS_EMPTY = "emoji list must be non-empty"
+EMOJIS_TOO_MANY = "too many emoji specified"
+EMOJI_NOT_STRING = "emoji must be a string"
+EMOJI_INVALID = "expected a Unicode emoji"
+KEYWORD_NOT_STRING = "keyword must be a string"
+KEYWORDS_BAD = "Bad Request: can't parse keywords JSON object"
+KEYWORDS_NOT_ARRAY = 'Bad Request: Field "keywords" must be an Array'
+MASK_BAD = "Bad Request: can't parse mask position JSON object"
+MASK_PROBLEM = "Bad Request: can't parse mask position: {problem}"
+MASK_NOT_OBJECT = "MaskPosition must be an Object"
+MASK_POINT_INVALID = "Wrong point specified in MaskPosition"
+STICKER_NOT_SPECIFIED = "Bad Request: sticker is not specified"
+SET_TITLE_EMPTY = "Bad Request: sticker set title must be non-empty"
+SET_NAME_EMPTY = "Bad Request: sticker set name must be non-empty"
+SET_NO_STICKERS = "Bad Request: at least 1 sticker must be specified"
+REPAINTING_ONLY_EMOJI = "Bad Request: only custom emoji stickers support repainting"
+SET_NAME_INVALID = "Bad Request: invalid sticker set name is specified"  # PACK_SHORT_NAME_INVALID
+SET_NAME_OCCUPIED = "Bad Request: sticker set name is already occupied"  # PACK_SHORT_NAME_OCCUPIED
+STICKERSET_INVALID = "Bad Request: STICKERSET_INVALID"  # MTProto: no such set, or not this bot's
+CUSTOM_EMOJI_IDS_BAD = "Bad Request: can't parse custom emoji identifiers JSON object"
+CUSTOM_EMOJI_IDS_NOT_ARRAY = "Bad Request: expected an Array of custom emoji identifiers"
+CUSTOM_EMOJI_ID_NOT_STRING = "Bad Request: custom emoji identifier must be of type String"
+CUSTOM_EMOJI_ID_INVALID = "Bad Request: invalid custom emoji identifier specified"
 
 
 def default_description(code: int, retry_after: int = 0) -> str:

@@ -40,7 +40,9 @@ from tgfake.webhooks import Webhook
 from tgfake.world import visibility
 from tgfake.world.bots import Bot, Signal, token_bot_id
 from tgfake.world.flood import COUNTED, FloodControl
+from tgfake.world.games import Games
 from tgfake.world.members import ADMINISTRATOR, MEMBER, Member, default_permissions, full_rights
+from tgfake.world.payments import Payments
 from tgfake.world.people import (
     DEFAULT_FIRST_NAME,
     DEFAULT_USER_ID,
@@ -48,6 +50,7 @@ from tgfake.world.people import (
     User,
     capitalized,
 )
+from tgfake.world.stickers import Stickers
 
 __all__ = ["DEFAULT_USER_ID", "BotCall", "Call", "Described", "Signal", "Stand", "World"]
 
@@ -113,6 +116,9 @@ class World:
     next_poll: int = 0  # polls the people create (tgfake/world/actions.py)
     poll_votes: dict[str, dict[int, list[int]]] = field(default_factory=dict)  # poll id -> person id -> options
     files: dict[str, StoredFile] = field(default_factory=dict)  # uploads by file id (file_1, ...)
+    payments: Payments = field(default_factory=Payments)  # invoices, open queries, charges, Stars
+    games: Games = field(default_factory=Games)  # game messages and their high scores
+    stickers: Stickers = field(default_factory=Stickers)  # sticker sets owned by bots, uploaded sticker files
 
 
 @dataclass(frozen=True, slots=True)
@@ -597,6 +603,7 @@ class Stand:
                 raise SimError(404, f"chat {chat_id} has no message with an inline keyboard")
             target = found
         data = body.data
+        game = None
         if not data:
             hit = None
             if body.message_id:
@@ -614,6 +621,7 @@ class Stand:
                     400, f"[{hit.text}] opens the Mini App {hit.web_app_url}: POST /sim/webapp/launch with that url"
                 )
             data = hit.callback_data or ""
+            game = self.world.games.messages.get((chat.id, target.message_id)) if hit.callback_game else None
         bot = self._owner(chat, target, named)
         query_id = f"cbq-{self.world.next_cbq}"
         self.world.next_cbq += 1
@@ -626,6 +634,8 @@ class Stand:
         }
         if data:
             payload["data"] = data
+        elif not body.data and game is not None:  # a callback_game button: the game's short name, no data
+            payload["game_short_name"] = game.short_name
         return query_id, bot.push("callback_query", payload)
 
     def _owner(self, chat: Chat, msg: StoredMessage, named: Bot | None) -> Bot:
@@ -738,6 +748,8 @@ class Stand:
         try:
             bot = self.bot_for_token(token)
             bot_id = bot.id
+            if bot.logged_out and method.lower() not in ("logout", "close"):
+                raise TelegramError(400, errors.LOGGED_OUT)
             fault = self.world.faults.fire(method, params)
             if fault is not None:
                 raise fault
@@ -792,6 +804,7 @@ class Stand:
         out["callbacks"] = [a.json() for a in chat.callbacks]
         out["menu_button"] = bot.menus.shown(chat.id, chat.type)
         out.update(reply_keyboards.view(chat))
+        out.update(self.settings_view(bot, chat))
         if chat.type == "private":
             out["bot"] = bot.username
             if chat.blocked:
@@ -801,6 +814,27 @@ class Stand:
                 {"user_id": m.user.id, "name": m.user.handle, "is_bot": m.user.is_bot, "status": m.status}
                 for m in chat.members.values()
             ]
+        return out
+
+    def settings_view(self, bot: Bot, chat: Chat) -> dict[str, Any]:
+        """What the person sees of the bot's settings: its command menu here, its description on an empty chat."""
+        person = chat.id if chat.type == "private" else DEFAULT_USER_ID  # a group is seen as the default person
+        viewer = chat.user or self.world.users.get(person) or User(id=person, first_name=DEFAULT_FIRST_NAME)
+        member = chat.members.get(viewer.id)
+        is_admin = member is not None and member.status in ("creator", ADMINISTRATOR)
+        settings = bot.settings
+        out: dict[str, Any] = {}
+        commands = settings.commands_seen(
+            chat.type, chat.id, viewer.id, is_admin=is_admin, language=viewer.language_code
+        )
+        if commands:
+            out["commands"] = commands
+        description = settings.localized(settings.descriptions, viewer.language_code)
+        if chat.type == "private" and description and not chat.messages:
+            out["description"] = description
+        notices = self.world.payments.notices.get(chat.id)
+        if notices:
+            out["payment_notices"] = list(notices)
         return out
 
     def chat_text(self, chat_id: int, bot: Bot | None = None) -> str:

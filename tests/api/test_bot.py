@@ -1,4 +1,4 @@
-"""The bot itself: getMe, commands, webhook info without a webhook, answerCallbackQuery (webhooks: tests/webhooks)."""
+"""The bot itself: getMe, webhook info without a webhook, answerCallbackQuery (commands: test_settings.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import pytest
 from tests.conftest import Wire, WireFactory
 
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
-COMMANDS_BAD = "Bad Request: can't parse commands JSON object"
 KB = json.dumps({"inline_keyboard": [[{"text": "Ping", "callback_data": "ping"}]]})
 
 
@@ -28,54 +27,6 @@ async def test_get_me_reflects_the_options(make_wire: WireFactory) -> None:
         }
         sent = await wire.ok("sendMessage", chat_id=4242, text="x")
         assert sent["from"] == {"id": 42, "is_bot": True, "first_name": "Echo", "username": "echo_bot"}
-
-
-# --- commands -------------------------------------------------------------------------------------------------
-async def test_commands_round_trip_and_are_empty_before_any_set(wire: Wire) -> None:
-    resp = await wire.client.get("/bot1/getMyCommands")
-    assert await resp.text() == '{"ok":true,"result":[]}'
-    commands = [{"command": "start", "description": "Start"}, {"command": "help", "description": "Help"}]
-    assert await wire.ok("setMyCommands", commands=json.dumps(commands), scope='{"type":"default"}') is True
-    assert await wire.ok("getMyCommands", scope='{"type":"all_private_chats"}', language_code="ru") == commands
-    assert (await wire.sim("GET", "/sim/state"))[1]["commands"] == commands
-    await wire.ok("setMyCommands", commands="[]")
-    assert await wire.ok("getMyCommands") == []
-
-
-async def test_commands_null_clears_the_list(wire: Wire) -> None:
-    await wire.ok("setMyCommands", commands='[{"command":"start","description":"Start"}]')
-    status, body = await wire.call_json("setMyCommands", {"commands": None})
-    assert (status, body) == (200, {"ok": True, "result": True})
-    assert await wire.ok("getMyCommands") == []
-
-
-async def test_commands_are_bot_command_objects(wire: Wire) -> None:
-    await wire.ok(
-        "setMyCommands",
-        commands='[{"description":"Start","command":"start","extra":1},{"command":"x"},null,{"command":null}]',
-    )
-    assert await wire.ok("getMyCommands") == [
-        {"command": "start", "description": "Start"},
-        {"command": "x", "description": ""},
-        {"command": "", "description": ""},
-        {"command": "", "description": ""},
-    ]
-
-
-@pytest.mark.parametrize(
-    "bad", [None, "", "nope", "{}", '{"command":"start"}', "5", "[1]", '["start"]', '[{"command":5}]']
-)
-async def test_bad_commands_are_refused_and_keep_the_list(wire: Wire, bad: str | None) -> None:
-    await wire.ok("setMyCommands", commands='[{"command":"start","description":"Start"}]')
-    params = {} if bad is None else {"commands": bad}
-    await wire.refused("setMyCommands", 400, COMMANDS_BAD, **params)
-    assert await wire.ok("getMyCommands") == [{"command": "start", "description": "Start"}]
-
-
-async def test_a_reset_forgets_the_commands(wire: Wire) -> None:
-    await wire.ok("setMyCommands", commands='[{"command":"start","description":"Start"}]')
-    await wire.sim("POST", "/sim/reset")
-    assert await wire.ok("getMyCommands") == []
 
 
 # --- no webhook -----------------------------------------------------------------------------------------------

@@ -148,9 +148,9 @@ async def test_the_catch_all_answers_everything_even_unknown_methods(wire: Wire)
 
 
 async def test_an_unknown_method_can_be_faulted_by_name(wire: Wire) -> None:
-    await fault(wire, method="getStickerSet", code=429, retry_after=2, times=1)
-    await wire.refused("getstickerset", 429, "Too Many Requests: retry after 2")
-    await wire.refused("getStickerSet", 404, "Not Found: method not found")
+    await fault(wire, method="sendHologram", code=429, retry_after=2, times=1)
+    await wire.refused("sendhologram", 429, "Too Many Requests: retry after 2")
+    await wire.refused("sendHologram", 404, "Not Found: method not found")
 
 
 async def test_the_methods_own_fault_comes_before_the_catch_all(wire: Wire) -> None:

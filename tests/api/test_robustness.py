@@ -73,11 +73,13 @@ def encode(values: dict[str, str], how: str) -> tuple[bytes, str]:
     return urllib.parse.urlencode(safe).encode(), "application/x-www-form-urlencoded"
 
 
+# logOut is left out: by design it stops the bot being served (tests/api/test_settings.py covers it).
+FUZZED = [name for name in method_names() if name != "logOut"]
 SLOW = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 @SLOW
-@given(method=st.sampled_from(method_names()), values=params, how=st.sampled_from(["json", "form"]))
+@given(method=st.sampled_from(FUZZED), values=params, how=st.sampled_from(["json", "form"]))
 def test_bot_api_refuses_bad_input_with_a_telegram_envelope(
     origin: str, method: str, values: dict[str, str], how: str
 ) -> None:

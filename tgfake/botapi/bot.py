@@ -1,4 +1,4 @@
-"""The bot itself and its updates: getMe, getUpdates, commands, answerCallbackQuery."""
+"""The bot itself and its updates: getMe, getUpdates, answerCallbackQuery (settings: :mod:`tgfake.botapi.settings`)."""
 
 from __future__ import annotations
 
@@ -48,38 +48,6 @@ def read_allowed_updates(ctx: BotCall, p: Params) -> None:
         if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
             raise bad_request(errors.ALLOWED_UPDATES_BAD)
         ctx.bot.set_allowed_updates(kinds)
-
-
-@bot_method("setMyCommands")
-async def set_my_commands(ctx: BotCall, p: Params) -> Any:
-    """One global list; ``scope`` and ``language_code`` are ignored, the literal ``null`` clears it."""
-    try:
-        commands = p.json("commands")
-    except ValueError:
-        raise bad_request(errors.COMMANDS_BAD) from None
-    if commands is None:
-        commands = []
-    if not isinstance(commands, list):
-        raise bad_request(errors.COMMANDS_BAD)
-    ctx.bot.commands = [bot_command(item) for item in commands]
-    return True
-
-
-def bot_command(item: Any) -> dict[str, str]:
-    """One ``BotCommand``: both fields as strings, nothing else (``null`` reads as empty, as Go decodes it)."""
-    if item is None:
-        item = {}
-    if not isinstance(item, dict):
-        raise bad_request(errors.COMMANDS_BAD)
-    fields = {name: "" if item.get(name) is None else item[name] for name in ("command", "description")}
-    if not all(isinstance(value, str) for value in fields.values()):
-        raise bad_request(errors.COMMANDS_BAD)
-    return fields
-
-
-@bot_method("getMyCommands")
-async def get_my_commands(ctx: BotCall, p: Params) -> Any:
-    return ctx.bot.commands
 
 
 @bot_method("answerCallbackQuery")

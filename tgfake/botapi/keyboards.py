@@ -56,6 +56,8 @@ def _button(item: Any, chat_type: str) -> Button:
             isinstance(data, str) and data != "",
             isinstance(url, str) and url != "",
             isinstance(web_app, dict),
+            isinstance(item.get("callback_game"), dict),
+            item.get("pay") is True,
         )
     )
     if actions == 0:
@@ -83,6 +85,8 @@ def _button(item: Any, chat_type: str) -> Button:
         callback_data=data if isinstance(data, str) and data else None,
         url=link,
         web_app_url=web_app_url,
+        callback_game=isinstance(item.get("callback_game"), dict),
+        pay=item.get("pay") is True,
     )
 
 

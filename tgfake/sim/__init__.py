@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from tgfake.sim import actions, control, drafts, files, inspect, person, sessions, webapp, webhook, world
+from tgfake.sim import actions, control, drafts, files, inspect, payments, person, sessions, webapp, webhook, world
 
 ROUTE_TABLES = (
     person.routes,
@@ -17,6 +17,7 @@ ROUTE_TABLES = (
     world.routes,
     sessions.routes,
     actions.routes,
+    payments.routes,
 )
 
 

@@ -18,6 +18,7 @@ from tgfake.errors import TelegramError
 from tgfake.menus import MenuButtons
 from tgfake.webhooks import Webhook
 from tgfake.world.people import User
+from tgfake.world.settings import DEFAULT_SCOPE, BotSettings
 
 # Telegram's default subscription: every kind but these, which a bot must ask for by name.
 OPT_IN_KINDS = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
@@ -65,13 +66,15 @@ class Bot:
     next_update_id: int = 1
     pending: list[dict[str, Any]] = field(default_factory=list)
     webhook: Webhook = field(default_factory=Webhook)
-    commands: list[dict[str, Any]] = field(default_factory=list)
+    settings: BotSettings = field(default_factory=BotSettings)  # setMy*: names, descriptions, commands, rights
+    logged_out: bool = False  # after logOut every call but logOut and close answers "Logged out"
     menus: MenuButtons = field(default_factory=MenuButtons)
     callback_queries: dict[str, int] = field(default_factory=dict)  # unanswered query id -> chat id
     updates_signal: Signal = field(default_factory=Signal)
     held_polls: int = 0  # getUpdates requests waiting right now: a bot holding one is idle
     polls_started: int = 0  # numbers held polls; the newest one terminates the older ones, as Telegram does
     newest_poll: int = 0
+    instance: int = 0  # bumped by close and logOut: polls held by the instance before end at once
 
     @property
     def id(self) -> int:
@@ -81,12 +84,17 @@ class Bot:
     def username(self) -> str:
         return self.user.username
 
+    @property
+    def commands(self) -> list[dict[str, str]]:
+        """The default scope's list without a language (what ``/sim/state`` shows)."""
+        return self.settings.get_commands(DEFAULT_SCOPE, "")
+
     def get_me(self) -> dict[str, Any]:
         """``getMe``: the account with the BotFather flags, keys in Telegram's order."""
         return {
             "can_join_groups": self.can_join_groups,
             "can_read_all_group_messages": self.can_read_all_group_messages,
-            "first_name": self.user.first_name,
+            "first_name": self.settings.names.get("") or self.user.first_name,
             "id": self.user.id,
             "is_bot": True,
             "supports_inline_queries": self.supports_inline_queries,
@@ -96,10 +104,16 @@ class Bot:
     def forget(self) -> None:
         """A reset: the queue and the conversation state go; identity, ids, subscription and webhook config stay."""
         self.pending = []
-        self.commands = []
+        self.settings = BotSettings()
+        self.logged_out = False
         self.menus = MenuButtons()
         self.callback_queries = {}
         self.webhook.forget()
+        self.updates_signal.fire()
+
+    def closing_polls(self) -> None:
+        """close and logOut: every held poll answers now with what is pending (``long_poll_wakeup(true)``)."""
+        self.instance += 1
         self.updates_signal.fire()
 
     # --- the update queue ----------------------------------------------------------------------------------------
@@ -149,6 +163,7 @@ class Bot:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + min(timeout, poll_max)
         poll = 0
+        instance = self.instance
         while True:
             if poll and poll != self.newest_poll:
                 raise TelegramError(409, errors.CONFLICT_POLLS)
@@ -156,7 +171,7 @@ class Bot:
                 raise TelegramError(409, errors.CONFLICT_SET_WEBHOOK if poll else errors.CONFLICT_WEBHOOK)
             batch = self.pending[:limit]
             remaining = deadline - loop.time()
-            if batch or remaining <= 0 or closing():
+            if batch or remaining <= 0 or closing() or instance != self.instance:
                 return list(batch)
             if not poll:  # about to hold: a poll already held (another bot instance) is terminated
                 self.polls_started += 1
