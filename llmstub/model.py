@@ -17,12 +17,14 @@ from multidict import CIMultiDict
 
 from . import wire
 from .engine import ChatRequest, Engine, FallbackReply, Plan, RequestError
+from .faults import ErrorFrame, FaultRun, chat_error_frame
 from .generate import DEFAULT_MAX_MODEL_LEN, Dataset, register_fixtures
 from .headers import PROFILE_HEADER, check_client_header
 from .journal import JOURNAL_LIMIT, LogEntry
 from .modes import MODES, ModeGenerator, ModeName
 from .rules import Rule, RulesError, coerce_rules, parse_rules_json
 from .streaming import send_paced
+from .surface import Surface, register_surfaces
 
 __all__ = ["DEFAULT_MODEL", "MAX_BODY", "MODEL_KEY", "Model", "ModelOptions"]
 
@@ -84,6 +86,7 @@ class Model:
         )
         self._inflight: dict[asyncio.Future[None], asyncio.Task[Any] | None] = {}
         self._call_waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._reset_hooks: list[Callable[[], None]] = []
 
     @staticmethod
     def _make_generator(options: ModelOptions) -> ModeGenerator | None:
@@ -172,9 +175,15 @@ class Model:
     def reset(self) -> None:
         """Clear the journal, rewind sequences, the canned answers and the seeded generator.
 
-        The script and ids stay.
+        The script and ids stay. State of the other surfaces (stored responses) is forgotten too.
         """
         self._engine.reset()
+        for hook in self._reset_hooks:
+            hook()
+
+    def add_reset_hook(self, hook: Callable[[], None]) -> None:
+        """Have :meth:`reset` call ``hook`` (a surface module's own state, such as stored responses)."""
+        self._reset_hooks.append(hook)
 
     def close(self) -> None:
         """Close the dataset file the model opened itself (done at the app's cleanup)."""
@@ -224,6 +233,7 @@ class Model:
         router.add_route("*", "/v1/models", self._models)
         router.add_route("*", "/v1/chat/completions", self._chat)
         router.add_route("*", "/v1/completions", self._completions)
+        register_surfaces(router, self)
         router.add_route("*", "/v1/{tail:.*}", self._not_found)
         router.add_get("/sim/llm/log", self._get_log)
         router.add_delete("/sim/llm/log", self._delete_log)
@@ -271,40 +281,54 @@ class Model:
     async def _completions(self, request: web.Request) -> web.StreamResponse:
         return await self._complete(request, ChatRequest.from_completion_body)
 
+    async def serve(self, request: web.Request, surface: Surface) -> web.StreamResponse:
+        """Answer a request of another API (a :class:`~llmstub.surface.Surface`) with the same engine."""
+        return await self._complete(request, surface.parse, surface)
+
     async def _complete(
-        self, request: web.Request, parse: Callable[..., ChatRequest]
+        self, request: web.Request, parse: Callable[..., ChatRequest], surface: Surface | None = None
     ) -> web.StreamResponse:
-        """Read, validate and reserve a completion request (chat or legacy), then deliver it."""
+        """Read, validate and reserve a completion request, then deliver it.
+
+        Chat and legacy completions answer in the engine's own shape; another ``surface`` (Responses,
+        Messages) translates the request into a chat request and the reserved plan into its own wire.
+        """
         if request.method != "POST":
             return self._method_not_allowed("POST")
+        error = surface.error_body if surface else _openai_error
         raw = await _read_limited(request, MAX_BODY)
         if raw is None:
-            return _json(413, wire.error_body(f"request body is larger than {MAX_BODY} bytes"))
+            return _json(413, error(413, f"request body is larger than {MAX_BODY} bytes"))
         try:
             body = json.loads(raw)
         except ValueError:
-            return _json(400, wire.error_body("invalid JSON body"))
+            return _json(400, error(400, "invalid JSON body"))
         client: str | None = None
         header = self._options.client_header
         if header:
             try:
                 check_client_header(header)
             except ValueError as exc:
-                return _json(400, wire.error_body(str(exc)))
+                return _json(400, error(400, str(exc)))
             client = request.headers.get(header, "")
         try:
             chat = parse(body, profile=request.headers.get(PROFILE_HEADER, ""), client=client)
         except RequestError as exc:
-            return _json(400, wire.error_body(str(exc)))
+            return _json(400, error(400, str(exc)))
         plan = self._engine.reserve(chat)
+        if surface is not None:
+            plan = surface.render(plan, chat)
         self._notify_calls()
-        return await self.deliver(request, plan)
+        return await self.deliver(request, plan, error_frame=surface.error_frame if surface else chat_error_frame)
 
-    async def deliver(self, request: web.Request, plan: Plan) -> web.StreamResponse:
-        """Carry out a reserved plan: wait its delay, send it, and journal what happened.
+    async def deliver(
+        self, request: web.Request, plan: Plan, *, error_frame: ErrorFrame = chat_error_frame
+    ) -> web.StreamResponse:
+        """Carry out a reserved plan: wait its delay, send it (with its scripted fault), and journal it.
 
         A client that goes away (the handler is cancelled, or a write fails) is journaled as status
-        499 with ``cancelled: true``.
+        499 with ``cancelled: true``. ``error_frame`` is the surface's error event, for the
+        ``error_event`` fault.
         """
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._inflight[done] = asyncio.current_task()
@@ -312,10 +336,21 @@ class Model:
         headers = CIMultiDict({"Content-Type": plan.content_type})
         headers.update(plan.headers)
         response: web.StreamResponse
+        fault = FaultRun(plan.fault, error_frame) if plan.fault is not None else None
         try:
             if plan.delay > 0:
                 await asyncio.sleep(plan.delay)
-            if plan.streamed and self._options.delay > 0 and plan.pieces:
+            if fault is not None and fault.fault.kind == "delay":
+                fault.injected = True
+                await asyncio.sleep((fault.fault.duration_ms or 0) / 1000)
+            if fault is not None and fault.fault.kind == "drop":
+                fault.injected = True
+                if request.transport is not None:
+                    request.transport.close()
+                response = web.Response(status=499)
+            elif fault is not None and fault.fault.streamed and plan.streamed:
+                response = await self._stream_fault(request, plan, headers, sent, fault)
+            elif plan.streamed and self._options.delay > 0 and plan.pieces:
                 response = web.StreamResponse(status=plan.status, headers=headers)
                 await response.prepare(request)
 
@@ -339,11 +374,47 @@ class Model:
             self._engine.finish(plan, sent=bytes(sent), cancelled=True)
             return web.Response(status=499)
         else:
+            if fault is not None:
+                self._journal_fault(plan, fault)
             self._engine.finish(plan, sent=bytes(sent))
             return response
         finally:
             del self._inflight[done]
             done.set_result(None)
+
+    async def _stream_fault(
+        self, request: web.Request, plan: Plan, headers: CIMultiDict[str], sent: bytearray, fault: FaultRun
+    ) -> web.StreamResponse:
+        """Play a stream's events one by one with the fault among them."""
+        transport = request.transport
+        response = web.StreamResponse(status=plan.status, headers=headers)
+        await response.prepare(request)
+
+        async def write(data: bytes) -> None:
+            await response.write(data)
+            sent.extend(data)
+
+        cut = False
+
+        def close() -> None:
+            nonlocal cut
+            cut = True
+            if transport is not None:
+                transport.close()
+
+        await fault.stream(write, close, plan.head, plan.pieces, plan.tail, self._options.delay)
+        if not cut:
+            await response.write_eof()
+        return response
+
+    @staticmethod
+    def _journal_fault(plan: Plan, fault: FaultRun) -> None:
+        """Record what was injected; an answer the fault broke delivers no tool calls, like a failing step."""
+        plan.entry.setdefault("extra", {})["fault"] = fault.journal()
+        if fault.fault.kind == "drop":
+            plan.status = 0
+        if fault.breaks_answer():
+            plan.delivers = None
 
     async def _get_log(self, request: web.Request) -> web.Response:
         entries, dropped, calls = self._engine.log()
@@ -383,6 +454,10 @@ MODEL_KEY = web.AppKey("llmstub.model", Model)
 def _resolve(waiter: asyncio.Future[None]) -> None:
     if not waiter.done():
         waiter.set_result(None)
+
+
+def _openai_error(status: int, message: str) -> dict[str, Any]:
+    return wire.error_body(message)
 
 
 def _json(status: int, body: Any) -> web.Response:

@@ -14,7 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from .faults import Fault
+
 __all__ = [
+    "Fault",
     "LegacyTool",
     "Rule",
     "RulesError",
@@ -90,9 +93,13 @@ class Step(_Strict):
     raw_body: str | None = None
     negative: bool = False
     empty_choices: bool = False
+    fault: Fault | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Step:
+        if self.fault is not None and self.fault.streamed and (self.failing_status or self.raw_body is not None):
+            sent = f"status {self.status} answers with an error object" if self.failing_status else "raw_body"
+            raise ValueError(f"fault {self.fault.kind!r} acts on a streamed answer; {sent} is never streamed")
         if not self.negative:
             if self.raw_body is not None:
                 raise ValueError("raw_body requires negative: true")
@@ -163,6 +170,8 @@ class Rule(_Strict):
     user: str | None = None
     steps: list[Step] | None = None
     repeat_last: bool = False
+    fault: Fault | None = None
+    """Injected into every answer of the rule (a step's own ``fault`` takes its place)."""
 
     @model_validator(mode="after")
     def _consistent(self) -> Rule:
