@@ -114,8 +114,8 @@ def chat_messages(messages: Any) -> list[dict[str, Any]]:
             elif kind == "tool_result":
                 if not isinstance(block.get("tool_use_id"), str):
                     raise RequestError(f"{where}.content.{number}.tool_use_id: Field required")
-                result = {"role": "tool", "tool_call_id": block["tool_use_id"], "content": _block_text(block.get("content"))}
-                converted.append(result)
+                text = _block_text(block.get("content"))
+                converted.append({"role": "tool", "tool_call_id": block["tool_use_id"], "content": text})
             elif kind == "image":
                 parts.append({"type": "image_url", "image_url": {"url": (block.get("source") or {}).get("url", "")}})
             # thinking and other blocks carry nothing the script reads
@@ -247,7 +247,7 @@ class MessagesWriter:
         self.message["content"].append(block)
         self._open = block
         index = len(self.message["content"]) - 1
-        start = {k: ({} if k == "input" else "" if k == "text" else v) for k, v in block.items()}
+        start: dict[str, Any] = {k: ({} if k == "input" else "" if k == "text" else v) for k, v in block.items()}
         self._event("content_block_start", index=index, content_block=start)
         return index
 
@@ -261,7 +261,8 @@ class MessagesWriter:
             self._block({"text": "", "type": "text"})
         assert self._open is not None
         self._open["text"] += delta
-        self._event("content_block_delta", index=len(self.message["content"]) - 1, delta={"text": delta, "type": "text_delta"})
+        index = len(self.message["content"]) - 1
+        self._event("content_block_delta", index=index, delta={"text": delta, "type": "text_delta"})
 
     def refusal(self, delta: str) -> None:
         self.text(delta)  # Anthropic has no refusal block: the text says it, stop_reason is "refusal"

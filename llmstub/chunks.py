@@ -57,14 +57,21 @@ def completion_stream(
         for key in ("content", "refusal"):
             text = message.get(key)
             if isinstance(text, str) and text:
-                pieces += wire.sse_text_frames(lambda piece, key=key: chunk({key: piece}), split(text))
+
+                def text_chunk(piece: str, key: str = key) -> dict[str, Any]:
+                    return chunk({key: piece})
+
+                pieces += wire.sse_text_frames(text_chunk, split(text))
         for number, call in enumerate(message.get("tool_calls") or ()):
             function = call.get("function") or {}
             opened = {"function": {"arguments": "", "name": function.get("name")}, "id": call.get("id")}
             pieces.append(wire.sse_frame(chunk({"tool_calls": [opened | {"index": number, "type": "function"}]})))
+
+            def fragment_chunk(piece: str, number: int = number) -> dict[str, Any]:
+                return chunk({"tool_calls": [{"function": {"arguments": piece}, "index": number}]})
+
             pieces += wire.sse_text_frames(
-                lambda piece, number=number: chunk({"tool_calls": [{"function": {"arguments": piece}, "index": number}]}),
-                argument_fragments(function.get("arguments") or "", per_fragment),
+                fragment_chunk, argument_fragments(function.get("arguments") or "", per_fragment)
             )
         tail.append(chunk({}, choice.get("finish_reason")))
     if body.get("usage") is not None:

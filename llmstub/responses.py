@@ -64,8 +64,6 @@ class ResponsesChat(ChatRequest):
     """A chat request that came as a Responses request: ``source`` is the original body."""
 
     source: Mapping[str, Any] = field(default_factory=dict)
-    history: int = 0
-    """How many leading messages came from ``previous_response_id`` (the rest is this request's input)."""
 
 
 # ----- the request -----
@@ -165,9 +163,7 @@ def chat_tool_choice(choice: Any) -> Any:
     return choice
 
 
-def parse_request(
-    body: Any, store: ResponseStore, *, profile: str = "", client: str | None = None
-) -> ResponsesChat:
+def parse_request(body: Any, store: ResponseStore, *, profile: str = "", client: str | None = None) -> ResponsesChat:
     """Validate a Responses body and build the chat request the engine answers (400 naming the field)."""
     if not isinstance(body, dict):
         raise RequestError("request body must be a JSON object")
@@ -205,8 +201,9 @@ def parse_request(
         chat_body["response_format"] = {"type": "json_schema", "json_schema": schema}
     elif isinstance(text_format, dict) and text_format.get("type") == "json_object":
         chat_body["response_format"] = {"type": "json_object"}
-    chat = ResponsesChat.from_body(chat_body, profile=profile, client=client)
-    return dataclasses.replace(chat, source=body, history=len(history) + (1 if instructions else 0))
+    chat = ChatRequest.from_body(chat_body, profile=profile, client=client)
+    fields = {f.name: getattr(chat, f.name) for f in dataclasses.fields(ChatRequest)}
+    return ResponsesChat(**fields, source=body)
 
 
 # ----- the answer -----
@@ -309,12 +306,10 @@ class ResponsesWriter:
             if kind == "refusal":
                 part = {"refusal": "", "type": "refusal"}
             parts.append(part)
-            self._event(
-                "response.content_part.added", **self._where(message), content_index=len(parts) - 1, part=part
-            )
+            self._event("response.content_part.added", **self._where(message), content_index=len(parts) - 1, part=part)
         return parts[-1], len(parts) - 1
 
-    def _where(self, item: Mapping[str, Any]) -> dict[str, Any]:
+    def _where(self, item: dict[str, Any]) -> dict[str, Any]:
         return {"item_id": item["id"], "output_index": self._output.index(item)}
 
     def text(self, delta: str) -> None:
