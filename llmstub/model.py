@@ -368,14 +368,15 @@ class Model:
                 await response.write_eof()
                 sent.extend(body)
         except asyncio.CancelledError:
+            self._journal_fault(plan, fault)
             self._engine.finish(plan, sent=bytes(sent), cancelled=True)
             raise
         except ConnectionError:
+            self._journal_fault(plan, fault)
             self._engine.finish(plan, sent=bytes(sent), cancelled=True)
             return web.Response(status=499)
         else:
-            if fault is not None:
-                self._journal_fault(plan, fault)
+            self._journal_fault(plan, fault)
             self._engine.finish(plan, sent=bytes(sent))
             return response
         finally:
@@ -408,8 +409,10 @@ class Model:
         return response
 
     @staticmethod
-    def _journal_fault(plan: Plan, fault: FaultRun) -> None:
+    def _journal_fault(plan: Plan, fault: FaultRun | None) -> None:
         """Record what was injected; an answer the fault broke delivers no tool calls, like a failing step."""
+        if fault is None:
+            return
         plan.entry.setdefault("extra", {})["fault"] = fault.journal()
         if fault.fault.kind == "drop":
             plan.status = 0

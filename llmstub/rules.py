@@ -98,8 +98,8 @@ class Step(_Strict):
     @model_validator(mode="after")
     def _consistent(self) -> Step:
         if self.fault is not None and self.fault.streamed and (self.failing_status or self.raw_body is not None):
-            sent = f"status {self.status} answers with an error object" if self.failing_status else "raw_body"
-            raise ValueError(f"fault {self.fault.kind!r} acts on a streamed answer; {sent} is never streamed")
+            sent = f"an error status ({self.status})" if self.failing_status else "a raw_body"
+            raise ValueError(f"fault {self.fault.kind!r} acts on a streamed answer, and {sent} is never streamed")
         if not self.negative:
             if self.raw_body is not None:
                 raise ValueError("raw_body requires negative: true")
