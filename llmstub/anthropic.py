@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["MessagesSurface", "error_type", "parse_request", "register_messages"]
 
 ENDPOINT = "/v1/messages"
+_encode_string = json.JSONEncoder(ensure_ascii=False).encode
 
 _ERROR_TYPES = {
     400: "invalid_request_error",
@@ -261,8 +262,13 @@ class MessagesWriter:
             self._block({"text": "", "type": "text"})
         assert self._open is not None
         self._open["text"] += delta
-        index = len(self.message["content"]) - 1
-        self._event("content_block_delta", index=index, delta={"text": delta, "type": "text_delta"})
+        if self._stream:
+            index = len(self.message["content"]) - 1
+            self._buffer += (
+                'event: content_block_delta\ndata: {"delta":{"text":'
+                + _encode_string(delta)
+                + f',"type":"text_delta"}},"index":{index},"type":"content_block_delta"}}\n\n'
+            ).encode()
 
     def refusal(self, delta: str) -> None:
         self.text(delta)  # Anthropic has no refusal block: the text says it, stop_reason is "refusal"

@@ -9,6 +9,7 @@ stored conversation of an earlier response in front of the new input; responses 
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["ResponseStore", "ResponsesSurface", "register_responses"]
 
 ENDPOINT = "/v1/responses"
+_encode_string = json.JSONEncoder(ensure_ascii=False).encode
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +239,8 @@ class ResponsesWriter:
         self._calls: dict[int, dict[str, Any]] = {}
         self._open_call: dict[str, Any] | None = None
         self._finish: str | None = None
+        self._delta_where: tuple[str, int, int] | None = None
+        self._delta_frame = ("", "", "")
         tool_choice = source.get("tool_choice")
         self.response: dict[str, Any] = {
             "id": f"resp_tgfake_{seq}",
@@ -315,10 +319,21 @@ class ResponsesWriter:
     def text(self, delta: str) -> None:
         part, index = self._part("output_text")
         part["text"] += delta
+        if not self._stream:
+            return
         assert self._message is not None
-        self._event(
-            "response.output_text.delta", **self._where(self._message), content_index=index, delta=delta, logprobs=[]
-        )
+        where = (self._message["id"], self._output.index(self._message), index)
+        if self._delta_where != where:
+            # Every delta of one part differs only in its text and number: encode the rest once.
+            self._delta_where = where
+            self._delta_frame = (
+                f'event: response.output_text.delta\ndata: {{"content_index":{index},"delta":',
+                f',"item_id":{wire.dumps(where[0])},"logprobs":[],"output_index":{where[1]},"sequence_number":',
+                ',"type":"response.output_text.delta"}\n\n',
+            )
+        head, middle, tail = self._delta_frame
+        self._buffer += (head + _encode_string(delta) + middle + str(self._number) + tail).encode()
+        self._number += 1
 
     def refusal(self, delta: str) -> None:
         part, index = self._part("refusal")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from json.decoder import scanstring
 from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import web
@@ -65,6 +66,20 @@ class TurnWriter(Protocol):
     def take(self) -> bytes: ...
 
 
+_CONTENT = 'data: {"choices":[{"delta":{"content":"'
+_CONTENT_END = '},"finish_reason":null,"index":0}],'
+
+
+def content_piece(piece: bytes) -> str | None:
+    """The text of a piece that is one plain content chunk (what every text piece of the engine is), read
+    without decoding the whole chunk; ``None`` for anything else, which then goes through :func:`json.loads`."""
+    text = piece.decode()
+    if not text.startswith(_CONTENT) or text.find("\n\n") != len(text) - 2:
+        return None
+    value, end = scanstring(text, len(_CONTENT))
+    return value if text.startswith(_CONTENT_END, end) else None
+
+
 def _chunks(data: bytes) -> list[dict[str, Any]]:
     return [json.loads(event[6:]) for event in split_events(data) if event.startswith(b"data: {")]
 
@@ -110,15 +125,23 @@ def render_plan(plan: Plan, writer: TurnWriter, content_type: str) -> None:
         writer.end()
         plan.body = writer.take()
         return
-    segments = [_chunks(plan.head), *(_chunks(piece) for piece in plan.pieces), _chunks(plan.tail)]
+    texts = [content_piece(piece) for piece in plan.pieces]
+    segments = [
+        _chunks(plan.head),
+        *([] if text is not None else _chunks(piece) for text, piece in zip(texts, plan.pieces, strict=True)),
+        _chunks(plan.tail),
+    ]
     chunks = [chunk for segment in segments for chunk in segment]
     usage = next((c["usage"] for c in reversed(chunks) if c.get("usage") is not None), None)
     writer.start(chunks[0] if chunks else {}, usage)
     written = []
-    for number, segment in enumerate(segments, start=1):
+    for number, segment in enumerate(segments):
+        text = texts[number - 1] if 0 < number <= len(texts) else None
+        if text:
+            writer.text(text)
         for chunk in segment:
             _feed_chunk(writer, chunk)
-        if number == len(segments):
+        if number == len(segments) - 1:
             writer.end()
         written.append(writer.take())
     plan.head, plan.pieces, plan.tail = written[0], written[1:-1], written[-1]
