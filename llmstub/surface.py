@@ -11,8 +11,8 @@ Errors (status 400 and above) keep OpenAI's shape unless the surface has its own
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from json.decoder import scanstring
+import json.decoder
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import web
@@ -66,6 +66,8 @@ class TurnWriter(Protocol):
     def take(self) -> bytes: ...
 
 
+# The C string scanner of the json module (not in its type stubs): reads one JSON string from an offset.
+scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 _CONTENT = 'data: {"choices":[{"delta":{"content":"'
 _CONTENT_END = '},"finish_reason":null,"index":0}],'
 
