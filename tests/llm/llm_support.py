@@ -71,3 +71,14 @@ def sse_events(text: str) -> list[str]:
         assert block.startswith("data: "), block
         events.append(block.removeprefix("data: "))
     return events
+
+
+def typed_events(text: str) -> list[tuple[str, dict[str, Any]]]:
+    """``(type, data)`` pairs of a Responses or Messages stream, checking each ``event:`` line names its data."""
+    out = []
+    for block in text.split("\n\n")[:-1]:
+        event_line, data_line = block.split("\n")
+        data = json.loads(data_line.removeprefix("data: "))
+        assert data["type"] == event_line.removeprefix("event: "), block
+        out.append((data["type"], data))
+    return out

@@ -10,7 +10,7 @@ import anthropic
 import pytest
 from anthropic import AsyncAnthropic
 
-from tests.llm.llm_support import LlmStand, MakeStand
+from tests.llm.llm_support import LlmStand, MakeStand, typed_events
 
 WEATHER: Any = {"name": "get_weather", "description": "Weather", "input_schema": {"type": "object"}}
 AGENT: list[dict[str, Any]] = [
@@ -36,16 +36,6 @@ async def post(stand: LlmStand, body: Any, status: int = 200, headers: dict[str,
     text = await response.text()
     assert response.status == status, text
     return json.loads(text) if response.content_type == "application/json" else text
-
-
-def events(text: str) -> list[tuple[str, dict[str, Any]]]:
-    out = []
-    for block in text.split("\n\n")[:-1]:
-        event_line, data_line = block.split("\n")
-        data = json.loads(data_line.removeprefix("data: "))
-        assert data["type"] == event_line.removeprefix("event: ")
-        out.append((data["type"], data))
-    return out
 
 
 def ask(text: str = "hello", **extra: Any) -> dict[str, Any]:
@@ -79,7 +69,7 @@ async def test_a_message_through_the_wire(llm: LlmStand) -> None:
 
 async def test_the_stream_has_anthropics_events_in_order(make_llm: MakeStand) -> None:
     stand = await make_llm(rules=[{"match": "hello", "answer": "Hi there friend"}])
-    got = events(await post(stand, ask(stream=True)))
+    got = typed_events(await post(stand, ask(stream=True)))
     assert [name for name, _ in got] == [
         "message_start",
         "ping",
@@ -146,7 +136,7 @@ async def test_sdk_create_and_stream_get_the_scripted_tool_turn(make_llm: MakeSt
 
 async def test_tool_input_streams_as_input_json_deltas(make_llm: MakeStand) -> None:
     stand = await make_llm(rules=AGENT)
-    got = events(await post(stand, ask("Weather?", system="weather bot", tools=[WEATHER], stream=True)))
+    got = typed_events(await post(stand, ask("Weather?", system="weather bot", tools=[WEATHER], stream=True)))
     starts = [d["content_block"] for n, d in got if n == "content_block_start"]
     assert starts == [
         {"text": "", "type": "text"},

@@ -11,7 +11,7 @@ import openai
 import pytest
 from openai import AsyncOpenAI, OpenAI
 
-from tests.llm.llm_support import LlmStand, MakeStand
+from tests.llm.llm_support import LlmStand, MakeStand, typed_events
 
 WEATHER_TOOL: Any = {
     "type": "function",
@@ -42,18 +42,6 @@ async def post(stand: LlmStand, body: Any, status: int = 200) -> Any:
     return json.loads(text) if response.content_type == "application/json" else text
 
 
-def events(text: str) -> list[tuple[str, dict[str, Any]]]:
-    """``(event, data)`` pairs of a Responses stream; every event line names the data's type."""
-    out = []
-    for block in text.split("\n\n")[:-1]:
-        event_line, data_line = block.split("\n")
-        name = event_line.removeprefix("event: ")
-        data = json.loads(data_line.removeprefix("data: "))
-        assert data["type"] == name
-        out.append((name, data))
-    return out
-
-
 async def test_a_string_input_is_answered_as_chat_is(llm: LlmStand) -> None:
     body = await post(llm, {"model": "gpt-4o", "input": "hi there", "instructions": "Be brief."})
     assert body["id"] == "resp_tgfake_1"
@@ -82,7 +70,7 @@ async def test_a_string_input_is_answered_as_chat_is(llm: LlmStand) -> None:
 async def test_the_stream_has_the_documented_events_in_order(make_llm: MakeStand) -> None:
     stand = await make_llm(rules=[{"match": "hello", "answer": "Hi there friend"}])
     text = await post(stand, {"model": "m", "input": "hello", "stream": True})
-    got = events(text)
+    got = typed_events(text)
     assert [name for name, _ in got] == [
         "response.created",
         "response.in_progress",
@@ -179,7 +167,7 @@ async def test_function_call_items_in_the_input_carry_the_turn_without_storage(m
 
 async def test_streamed_function_calls_arrive_in_fragments(make_llm: MakeStand) -> None:
     stand = await make_llm(rules=AGENT)
-    got = events(
+    got = typed_events(
         await post(stand, {"input": "Weather?", "instructions": "weather bot", "tools": [WEATHER_TOOL], "stream": True})
     )
     names = [name for name, _ in got]
@@ -322,7 +310,7 @@ async def test_length_finish_is_an_incomplete_response(make_llm: MakeStand) -> N
     body = await post(stand, {"input": "one two three four", "max_output_tokens": 4})
     assert body["status"] == "incomplete"
     assert body["incomplete_details"] == {"reason": "max_output_tokens"}
-    got = events(await post(stand, {"input": "one two three four", "max_output_tokens": 4, "stream": True}))
+    got = typed_events(await post(stand, {"input": "one two three four", "max_output_tokens": 4, "stream": True}))
     assert got[-1][0] == "response.incomplete"
 
 

@@ -12,7 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openai import AsyncOpenAI
 
+from llmstub import wire
 from llmstub.chunks import argument_fragments
+from llmstub.surface import content_piece
 from tests.llm.llm_support import LlmStand, MakeStand, content, sse_events
 
 TOOLS: Any = [
@@ -195,3 +197,13 @@ def test_argument_fragments_group_tokens(per: int) -> None:
     pieces = argument_fragments('{"city": "Paris"}', per)
     assert "".join(pieces) == '{"city": "Paris"}'
     assert len(pieces) == -(-9 // per)  # { " city " : " Paris " } is nine tokens
+
+
+@given(st.text())
+def test_a_content_piece_reads_back_any_text(text: str) -> None:
+    env = wire.Envelope("chatcmpl-tgfake-1", 1, "m")
+    (frame,) = wire.sse_text_frames(lambda piece: wire.chat_chunk(env, delta={"content": piece}), [text])
+    assert content_piece(frame) == text
+    finished = wire.sse_frame(wire.chat_chunk(env, delta={"content": text}, finish_reason="stop"))
+    assert content_piece(finished) is None
+    assert content_piece(frame + frame) is None
