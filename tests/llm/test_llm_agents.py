@@ -1,5 +1,6 @@
-"""Agent frameworks against the stand: openai-agents on the Responses API (its default), pydantic-ai on chat
-completions and on Responses; each runs a scripted tool turn to its final answer."""
+"""Agent frameworks against the stand: openai-agents on the Responses API (its default) and on chat
+completions, pydantic-ai on chat completions and on Responses; each runs a scripted tool turn to its final
+answer, streamed and not."""
 
 from __future__ import annotations
 
@@ -79,3 +80,44 @@ async def test_pydantic_ai_runs_a_tool_turn(make_llm: MakeStand, api: str) -> No
     assert result.output == "It is sunny in Paris."
     endpoint = None if api == "chat" else "/v1/responses"
     assert [(e.get("endpoint"), e["step"]) for e in (await stand.log())["entries"]] == [(endpoint, 0), (endpoint, 1)]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_openai_agents_runs_a_tool_turn_on_chat_completions(make_llm: MakeStand, stream: bool) -> None:
+    stand = await make_llm(rules=SCRIPT)
+    client = AsyncOpenAI(base_url=stand.base_url, api_key="sk-x", max_retries=0)
+    agent = agents.Agent(
+        name="bot",
+        model=agents.OpenAIChatCompletionsModel(model="gpt-4.1", openai_client=client),
+        tools=[agents.function_tool(get_weather)],
+    )
+    config = agents.RunConfig(tracing_disabled=True)
+    if stream:
+        run = agents.Runner.run_streamed(agent, "Weather?", run_config=config)
+        async for _ in run.stream_events():
+            pass
+        output = run.final_output
+    else:
+        output = (await agents.Runner.run(agent, "Weather?", run_config=config)).final_output
+    await client.close()
+    assert output == "It is sunny in Paris."
+    entries = (await stand.log())["entries"]
+    assert [(e.get("endpoint"), e["step"], e["stream"]) for e in entries] == [(None, 0, stream), (None, 1, stream)]
+
+
+@pytest.mark.parametrize("api", ["chat", "responses"])
+async def test_pydantic_ai_streams_a_tool_turn(make_llm: MakeStand, api: str) -> None:
+    from pydantic_ai.models.openai import OpenAIChatModel, OpenAIResponsesModel
+    from pydantic_ai.providers.openai import OpenAIProvider
+
+    stand = await make_llm(rules=SCRIPT)
+    async with AsyncOpenAI(base_url=stand.base_url, api_key="sk-x", max_retries=0) as client:
+        provider = OpenAIProvider(openai_client=client)
+        model_class = OpenAIChatModel if api == "chat" else OpenAIResponsesModel
+        agent = pydantic_ai.Agent(model_class("gpt-4o", provider=provider), tools=[get_weather])
+        async with agent.run_stream("Weather in Paris?") as result:
+            pieces = [piece async for piece in result.stream_output(debounce_by=None)]
+    assert pieces[-1] == "It is sunny in Paris."
+    endpoint = None if api == "chat" else "/v1/responses"
+    entries = (await stand.log())["entries"]
+    assert [(e.get("endpoint"), e["step"], e["stream"]) for e in entries] == [(endpoint, 0, True), (endpoint, 1, True)]
