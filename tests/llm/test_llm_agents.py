@@ -66,22 +66,6 @@ async def test_openai_agents_streams_on_the_responses_api(make_llm: MakeStand) -
     assert "raw_response_event" in kinds
 
 
-@pytest.mark.parametrize("api", ["chat", "responses"])
-async def test_pydantic_ai_runs_a_tool_turn(make_llm: MakeStand, api: str) -> None:
-    from pydantic_ai.models.openai import OpenAIChatModel, OpenAIResponsesModel
-    from pydantic_ai.providers.openai import OpenAIProvider
-
-    stand = await make_llm(rules=SCRIPT)
-    async with AsyncOpenAI(base_url=stand.base_url, api_key="sk-x", max_retries=0) as client:
-        provider = OpenAIProvider(openai_client=client)
-        model_class = OpenAIChatModel if api == "chat" else OpenAIResponsesModel
-        agent = pydantic_ai.Agent(model_class("gpt-4o", provider=provider), tools=[get_weather])
-        result = await agent.run("Weather in Paris?")
-    assert result.output == "It is sunny in Paris."
-    endpoint = None if api == "chat" else "/v1/responses"
-    assert [(e.get("endpoint"), e["step"]) for e in (await stand.log())["entries"]] == [(endpoint, 0), (endpoint, 1)]
-
-
 @pytest.mark.parametrize("stream", [False, True])
 async def test_openai_agents_runs_a_tool_turn_on_chat_completions(make_llm: MakeStand, stream: bool) -> None:
     stand = await make_llm(rules=SCRIPT)
@@ -105,8 +89,9 @@ async def test_openai_agents_runs_a_tool_turn_on_chat_completions(make_llm: Make
     assert [(e.get("endpoint"), e["step"], e["stream"]) for e in entries] == [(None, 0, stream), (None, 1, stream)]
 
 
+@pytest.mark.parametrize("stream", [False, True])
 @pytest.mark.parametrize("api", ["chat", "responses"])
-async def test_pydantic_ai_streams_a_tool_turn(make_llm: MakeStand, api: str) -> None:
+async def test_pydantic_ai_runs_a_tool_turn(make_llm: MakeStand, api: str, stream: bool) -> None:
     from pydantic_ai.models.openai import OpenAIChatModel, OpenAIResponsesModel
     from pydantic_ai.providers.openai import OpenAIProvider
 
@@ -115,9 +100,12 @@ async def test_pydantic_ai_streams_a_tool_turn(make_llm: MakeStand, api: str) ->
         provider = OpenAIProvider(openai_client=client)
         model_class = OpenAIChatModel if api == "chat" else OpenAIResponsesModel
         agent = pydantic_ai.Agent(model_class("gpt-4o", provider=provider), tools=[get_weather])
-        async with agent.run_stream("Weather in Paris?") as result:
-            pieces = [piece async for piece in result.stream_output(debounce_by=None)]
-    assert pieces[-1] == "It is sunny in Paris."
+        if stream:
+            async with agent.run_stream("Weather in Paris?") as result:
+                output = [piece async for piece in result.stream_output(debounce_by=None)][-1]
+        else:
+            output = (await agent.run("Weather in Paris?")).output
+    assert output == "It is sunny in Paris."
     endpoint = None if api == "chat" else "/v1/responses"
     entries = (await stand.log())["entries"]
-    assert [(e.get("endpoint"), e["step"], e["stream"]) for e in entries] == [(endpoint, 0, True), (endpoint, 1, True)]
+    assert [(e.get("endpoint"), e["step"], e["stream"]) for e in entries] == [(endpoint, n, stream) for n in (0, 1)]

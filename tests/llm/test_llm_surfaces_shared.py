@@ -1,27 +1,20 @@
-"""What every completion surface shares (chat, Responses, Messages): the per-session model, the decoding
-edge, the error shapes, byte-exact tool arguments and the streamed usage option."""
+"""What every completion surface shares (chat, Responses, Messages): the decoding edge, the error shapes,
+byte-exact tool arguments and the streamed usage option (per-session serving is in test_llm_sessions.py)."""
 
 from __future__ import annotations
 
 import io
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import anthropic
 import pytest
-import pytest_asyncio
-from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
 from anthropic import AsyncAnthropic
 
-from llmstub import PROFILE_HEADER, REQUEST_MODEL, Model, ModelOptions
+from llmstub import PROFILE_HEADER
 from llmstub.http import MAX_BODY
 from llmstub.rules import parse_rules_json
 from tests.llm.llm_support import LlmStand, MakeStand, sse_events, typed_events
-
-Client = TestClient[web.Request, web.Application]
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 ARGUMENTS = '{"seats":2,  "note" : "caf\\u00e9"}'
 """Tool arguments as a rules file writes them: spacing and escapes that a re-encoding would change."""
@@ -31,69 +24,6 @@ BOOK = (
     + "}]}]}]"
 )
 MESSAGES_BODY: dict[str, Any] = {"model": "c", "max_tokens": 9, "messages": [{"role": "user", "content": "hi"}]}
-
-
-def text_of(route: str, body: dict[str, Any]) -> str:
-    """The answer's text as each route carries it."""
-    if route == "/v1/responses":
-        return str(body["output"][0]["content"][0]["text"])
-    return str(body["content"][0]["text"])
-
-
-@pytest_asyncio.fixture
-async def sessions() -> AsyncIterator[tuple[Client, dict[str, Model]]]:
-    """One app, a model per ``X-Session`` (as tgfake serves one per test session), the host's otherwise."""
-    models = {name: Model(ModelOptions(rules=[{"match": "", "answer": f"model {name}"}])) for name in ("a", "b")}
-
-    @web.middleware
-    async def pick(request: web.Request, handler: Handler) -> web.StreamResponse:
-        session = request.headers.get("X-Session")
-        if session:
-            request[REQUEST_MODEL] = models[session]
-        return await handler(request)
-
-    app = web.Application(middlewares=[pick])
-    models["host"] = Model(ModelOptions(rules=[{"match": "", "answer": "model host"}]))
-    models["host"].register(app)
-    async with TestClient(TestServer(app)) as client:
-        yield client, models
-
-
-@pytest.mark.parametrize(
-    ("route", "body"),
-    [("/v1/responses", {"model": "m", "input": "hi"}), ("/v1/messages", MESSAGES_BODY)],
-)
-async def test_responses_and_messages_are_served_by_the_session_model(
-    sessions: tuple[Client, dict[str, Model]], route: str, body: dict[str, Any]
-) -> None:
-    client, models = sessions
-    answers = []
-    for session in ("a", "b", None):
-        response = await client.post(route, json=body, headers={"X-Session": session} if session else {})
-        assert response.status == 200, await response.text()
-        answers.append(text_of(route, await response.json()))
-    assert answers == ["model a", "model b", "model host"]
-    assert [[e.extra["endpoint"] for e in models[n].log()] for n in ("a", "b", "host")] == [[route]] * 3
-
-
-async def test_stored_responses_belong_to_the_session_model(sessions: tuple[Client, dict[str, Model]]) -> None:
-    client, models = sessions
-    created = await client.post("/v1/responses", json={"model": "m", "input": "hi"}, headers={"X-Session": "a"})
-    response_id = (await created.json())["id"]
-
-    async def status(session: str, method: str = "GET") -> int:
-        answer = await client.request(method, f"/v1/responses/{response_id}", headers={"X-Session": session})
-        return answer.status
-
-    assert [await status("a"), await status("b"), await status("host")] == [200, 404, 404]
-    follow = {"model": "m", "input": "more", "previous_response_id": response_id}
-    elsewhere = await client.post("/v1/responses", json=follow, headers={"X-Session": "b"})
-    assert elsewhere.status == 400
-    assert (await elsewhere.json())["error"]["message"] == f"Previous response with id '{response_id}' not found."
-    models["b"].reset()
-    assert await status("a") == 200  # another model's reset leaves it
-    models["a"].reset()
-    assert await status("a") == 404
 
 
 BOOKING: dict[str, dict[str, Any]] = {
