@@ -475,48 +475,76 @@ def frames(body: bytes) -> int:
     return body.count(b"data: ")
 
 
+# The streamed routes measured against the same bytes from the bare handler: (route, request body, closing event).
+STREAM_ROUTES: list[tuple[str, dict[str, Any], bytes]] = [
+    (
+        "/v1/chat/completions",
+        {"model": "tgfake-demo", "stream": True, "messages": [{"role": "user", "content": "go"}]},
+        b"data: [DONE]",
+    ),
+    ("/v1/responses", {"model": "tgfake-demo", "stream": True, "input": "go"}, b'"type":"response.completed"}'),
+    (
+        "/v1/messages",
+        {"model": "claude", "max_tokens": 1024, "stream": True, "messages": [{"role": "user", "content": "go"}]},
+        b'data: {"type":"message_stop"}',
+    ),
+]
+
+
 async def model_rows(
     s: aiohttp.ClientSession, base_url: str, base_app: web.Application, cfg: Config
 ) -> tuple[list[Row], str]:
     make, why = model_factory()
     if make is None:
         return [], why
-    request = json.dumps(
-        {"model": "tgfake-demo", "stream": True, "messages": [{"role": "user", "content": "go"}]}
-    ).encode()
     rows: list[Row] = []
-
     async with serving(create_app(Options(), model=make(words(cfg.stream_words), 0.0))) as url:
-        body = await fetch(s, "POST", f"{url}/v1/chat/completions", data=request, headers=JSON)
-        if not body.rstrip().endswith(b"data: [DONE]"):
-            raise BenchError(f"the stream did not end with [DONE]: {body[-200:]!r}")
-        per = frames(body)
-        base_app[BASELINE].stream_body = body
-
-        async def nothing() -> None:
-            return None
-
-        spec = Spec(
-            f"stream /v1/chat/completions ({cfg.stream_words} words, delay 0s)",
-            lambda: fetch(s, "POST", f"{url}/v1/chat/completions", data=request, headers=JSON),
-            nothing,
-        )
-        base, stream = await best_of(
-            cfg,
-            [spec],
-            lambda: fetch(s, "POST", f"{base_url}/stream", data=request, headers=JSON),
-            "baseline: bare aiohttp, same SSE bytes in one response",
-            total=cfg.stream_requests,
-            unit="frames",
-        )
-        for row in (base, stream):
-            row.extra = {"streams_per_s": row.rate, "frames_per_stream": per, "stream_bytes": len(body)}
-            row.rate = round(row.rate * per, 1)
-        rows += [base, stream]
-
+        for route, body, closing in STREAM_ROUTES:
+            rows += await stream_rows(s, url, base_url, base_app, cfg, route, json.dumps(body).encode(), closing)
+    request = json.dumps(STREAM_ROUTES[0][1]).encode()
     async with serving(create_app(Options(), model=make(words(cfg.pacing_words), cfg.pacing_delay))) as url:
         rows.append(await pacing(s, f"{url}/v1/chat/completions", request, cfg))
     return rows, ""
+
+
+async def stream_rows(
+    s: aiohttp.ClientSession,
+    url: str,
+    base_url: str,
+    base_app: web.Application,
+    cfg: Config,
+    route: str,
+    request: bytes,
+    closing: bytes,
+) -> list[Row]:
+    """A zero-delay stream of ``route`` against the bare handler sending the same SSE bytes as one response."""
+    body = await fetch(s, "POST", f"{url}{route}", data=request, headers=JSON)
+    if not body.rstrip().endswith(closing):
+        raise BenchError(f"the {route} stream did not end with {closing!r}: {body[-200:]!r}")
+    per = frames(body)
+    base_app[BASELINE].stream_body = body
+
+    async def nothing() -> None:
+        return None
+
+    spec = Spec(
+        f"stream {route} ({cfg.stream_words} words, delay 0s)",
+        lambda: fetch(s, "POST", f"{url}{route}", data=request, headers=JSON),
+        nothing,
+    )
+    suffix = "" if route == STREAM_ROUTES[0][0] else f" ({route})"
+    base, stream = await best_of(
+        cfg,
+        [spec],
+        lambda: fetch(s, "POST", f"{base_url}/stream", data=request, headers=JSON),
+        "baseline: bare aiohttp, same SSE bytes in one response" + suffix,
+        total=cfg.stream_requests,
+        unit="frames",
+    )
+    for row in (base, stream):
+        row.extra = {"streams_per_s": row.rate, "frames_per_stream": per, "stream_bytes": len(body)}
+        row.rate = round(row.rate * per, 1)
+    return [base, stream]
 
 
 async def pacing(s: aiohttp.ClientSession, url: str, request: bytes, cfg: Config) -> Row:
@@ -680,7 +708,7 @@ async def memory_rows(cfg: Config) -> list[Row]:
 
 # --- output -------------------------------------------------------------------------------------------------------
 def table(report: Report) -> str:
-    head = f"{'row':<52} {'n':>6} {'rate/s':>10} {'unit':<8} {'p50 ms':>8} {'p99 ms':>8}  vs baseline"
+    head = f"{'row':<72} {'n':>6} {'rate/s':>10} {'unit':<8} {'p50 ms':>8} {'p99 ms':>8}  vs baseline"
     lines = [head, "-" * len(head)]
     for r in report.rows:
         if r.ratio is None:
@@ -696,7 +724,7 @@ def table(report: Report) -> str:
         if "mean_drift_ms" in r.extra:
             versus = f"drift mean {r.extra['mean_drift_ms']:.2f} ms, max {r.extra['max_drift_ms']:.2f} ms"
         lines.append(
-            f"{r.name:<52} {r.count:>6} {r.rate:>10.1f} {r.unit:<8} {r.p50_ms:>8.3f} {r.p99_ms:>8.3f}  {versus}"
+            f"{r.name:<72} {r.count:>6} {r.rate:>10.1f} {r.unit:<8} {r.p50_ms:>8.3f} {r.p99_ms:>8.3f}  {versus}"
         )
     lines += [f"skipped {name}: {why}" for name, why in report.skipped.items()]
     m = report.meta

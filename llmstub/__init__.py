@@ -6,7 +6,8 @@ Mount it on any aiohttp application::
     Model(ModelOptions(rules=[{"match": "ping", "answer": "pong"}])).register(app)
 
 ``ModelOptions(mode="echo" | "random")`` answers what no rule covers with generated text
-(:mod:`llmstub.generate`); ``register`` also mounts ``POST /v1/completions`` and the fixture routes.
+(:mod:`llmstub.generate`); ``register`` also mounts ``POST /v1/completions``, the Responses API
+(:mod:`llmstub.responses`), Anthropic Messages (:mod:`llmstub.anthropic`) and the fixture routes.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from .headers import PROFILE_HEADER, check_client_header
 from .journal import LogEntry
 from .model import DEFAULT_MODEL, MODEL_KEY, REQUEST_ID, REQUEST_MODEL, Model, ModelOptions, request_id
 from .modes import MODES, ModeName
-from .rules import LegacyTool, Rule, RulesError, Step, StepToolCall, Usage, load_rules_file, parse_rules
+from .rules import Fault, LegacyTool, Rule, RulesError, Step, StepToolCall, Usage, load_rules_file, parse_rules
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -26,6 +27,7 @@ __all__ = [
     "REQUEST_ID",
     "REQUEST_MODEL",
     "ChatRequest",
+    "Fault",
     "LegacyTool",
     "LogEntry",
     "ModeName",

@@ -15,7 +15,9 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from . import wire
+from .chunks import completion_stream
 from .errors import default_message, openai_error
+from .faults import Fault
 from .journal import JOURNAL_LIMIT, Journal, LogEntry
 from .requested import DemandError, Demands, arguments_text, read_demands, schema_value, seed_for
 from .rules import Rule, Step
@@ -264,6 +266,9 @@ class Plan:
     cursor_key: tuple[int, str, str] | None = None
     generation: int = 0
     delivers: list[tuple[str, str]] | None = None
+    fault: Fault | None = None
+    raw: bool = False
+    """A scripted ``raw_body``: every surface sends it byte for byte."""
 
 
 _NO_RETRY = {"x-should-retry": "false"}  # validation failures are deterministic: the SDK should not retry
@@ -388,6 +393,7 @@ class Engine:
                 plan = self._sequence_plan(seq, created, chosen[0], chosen[1], request)
             else:
                 plan = self._legacy_plan(seq, created, chosen[1] if chosen else None, request, prompt)
+                plan.fault = chosen[1].fault if chosen else None
             extra = entry.get("extra", {}) | plan.entry.pop("extra", {})
             plan.entry = entry | plan.entry
             if extra:
@@ -500,6 +506,9 @@ class Engine:
             return split_pieces(reply.text, self._chunk_words)
         step = self._chunk_words
         return ["".join(reply.pieces[i : i + step]) for i in range(0, len(reply.pieces), step)]
+
+    def _scripted_pieces(self, text: str) -> list[str]:
+        return split_pieces(text, self._chunk_words)
 
     @staticmethod
     def _usage(reply: Reply) -> dict[str, int]:
@@ -626,13 +635,6 @@ class Engine:
         key = (index, request.profile, request.client)
         cursor = self._cursors.setdefault(key, _Cursor())
         step_index = min(cursor.position, len(steps) - 1) if rule.repeat_last else cursor.position
-        if request.stream:
-            return self._conflict(
-                seq,
-                step_index,
-                "stream_not_supported",
-                f"{label} is a sequence, and sequences answer non-streamed requests only",
-            )
         if step_index >= len(steps):
             return self._conflict(
                 seq,
@@ -669,12 +671,14 @@ class Engine:
                     f"{label} step {step_index} needs an outstanding call of {wanted}",
                 )
         cursor.position = min(cursor.position + 1, len(steps))
-        plan = self._step_plan(seq, created, step)
+        plan = self._step_plan(seq, created, step, request)
         plan.entry = {"step": step_index}
         plan.cursor_key = key
+        plan.fault = step.fault or rule.fault
         return plan
 
-    def _step_plan(self, seq: int, created: int, step: Step) -> Plan:
+    def _step_plan(self, seq: int, created: int, step: Step, request: ChatRequest) -> Plan:
+        """A step's answer: a streamed request gets the stream of the same completion object."""
         headers = dict(step.headers)
         delay = step.delay_ms / 1000
         if step.raw_body is not None:
@@ -684,6 +688,7 @@ class Engine:
                 content_type=wire.JSON_CONTENT_TYPE,
                 headers=headers,
                 body=step.raw_body.encode(),
+                raw=True,
             )
         elif step.failing_status:
             body = openai_error(
@@ -718,7 +723,15 @@ class Engine:
                 usage=usage,
                 empty_choices=step.empty_choices,
             )
-            plan = self._json_plan(seq, step.status, body, headers)
+            if request.stream:
+                head, pieces, tail = completion_stream(
+                    body, self._scripted_pieces, self._chunk_words, usage=self.stream_usage(request)
+                )
+                plan = self._sse_plan(seq, head=head, pieces=pieces, tail=tail)
+                plan.status = step.status
+                plan.headers.update(headers)
+            else:
+                plan = self._json_plan(seq, step.status, body, headers)
             if not step.failing:
                 plan.delivers = [(c["id"], c["function"]["name"]) for c in calls]
         plan.delay = delay

@@ -83,16 +83,21 @@ def openai_error(
 _ANTHROPIC_TYPES: dict[int, str] = {
     400: "invalid_request_error",
     401: "authentication_error",
+    402: "billing_error",
     403: "permission_error",
     404: "not_found_error",
     413: "request_too_large",
     429: "rate_limit_error",
     500: "api_error",
+    504: "timeout_error",
     529: "overloaded_error",
 }
+"""Anthropic's error type by status, as its errors documentation lists them; other 4xx are
+``invalid_request_error`` and other 5xx ``api_error``."""
 
 
-def anthropic_error(status: int, message: str) -> dict[str, Any]:
-    """Anthropic's envelope, ``{"type": "error", "error": {"type", "message"}}``, for its routes."""
+def anthropic_error(status: int, message: str, **_openai_only: Any) -> dict[str, Any]:
+    """Anthropic's envelope, ``{"type": "error", "error": {"type", "message"}}``, for its routes (it has no
+    ``param`` or ``code``: keywords meant for OpenAI's envelope are dropped)."""
     kind = _ANTHROPIC_TYPES.get(status, "api_error" if status >= 500 else "invalid_request_error")
     return {"error": {"message": message, "type": kind}, "type": "error"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -14,6 +15,7 @@ from .errors import openai_error
 __all__ = [
     "MAX_BODY",
     "SURROGATES",
+    "ErrorShape",
     "error_response",
     "header_text",
     "json_response",
@@ -51,15 +53,20 @@ async def read_limited(request: web.Request, limit: int) -> bytes | None:
     return bytes(chunks)
 
 
-async def read_json(request: web.Request) -> Any:
-    """The request's JSON body through the decoding edge, or the 413/400 answer refusing it."""
+ErrorShape = Callable[..., dict[str, Any]]
+"""Builds a surface's error object from ``(status, message)`` (and ``param=``): OpenAI's by default."""
+
+
+async def read_json(request: web.Request, shape: ErrorShape = openai_error) -> Any:
+    """The request's JSON body through the decoding edge, or the 413/400 answer refusing it (in the
+    surface's error ``shape``: Anthropic's routes answer in theirs)."""
     raw = await read_limited(request, MAX_BODY)
     if raw is None:
-        return error_response(413, f"request body is larger than {MAX_BODY} bytes")
+        return json_response(413, shape(413, f"request body is larger than {MAX_BODY} bytes"))
     try:
         return decode_json(raw)
     except BodyError as exc:
-        return error_response(400, exc.message)
+        return json_response(400, shape(400, exc.message))
 
 
 def method_not_allowed(allowed: str) -> web.Response:

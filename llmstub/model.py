@@ -11,14 +11,15 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 from multidict import CIMultiDict
 
 from .engine import ChatRequest, Engine, FallbackReply, Plan, RequestError
-from .errors import anthropic_error
+from .errors import anthropic_error, openai_error
 from .extras import register_extras
+from .faults import ErrorFrame, FaultRun, chat_error_frame
 from .generate import DEFAULT_MAX_MODEL_LEN, Dataset, register_fixtures
 from .headers import PROFILE_HEADER, check_client_header
 from .http import (
@@ -36,6 +37,7 @@ from .modes import MODES, ModeGenerator, ModeName
 from .quota import Quota, estimate_tokens
 from .rules import Rule, RulesError, coerce_rules, parse_rules_json
 from .streaming import send_paced
+from .surface import Surface, register_surfaces
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -50,6 +52,15 @@ __all__ = [
 
 DEFAULT_MODEL = "tgfake-demo"
 SHUTDOWN_GRACE = 5.0
+
+
+class Clearable(Protocol):
+    """State a surface keeps on the model (see :meth:`Model.state`); ``clear`` is its part of a reset."""
+
+    def clear(self) -> None: ...
+
+
+S = TypeVar("S", bound=Clearable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +131,7 @@ class Model:
         self._counters: dict[str, int] = {}
         self._inflight: dict[asyncio.Future[None], asyncio.Task[Any] | None] = {}
         self._call_waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._states: dict[type[Clearable], Clearable] = {}
 
     @staticmethod
     def _make_generator(options: ModelOptions) -> ModeGenerator | None:
@@ -226,10 +238,21 @@ class Model:
         """Clear the journal, rewind sequences, the canned answers, the seeded generator and the quota
         window.
 
-        The script and ids stay.
+        The script and ids stay. State of the other surfaces (stored responses) is forgotten too.
         """
         self._engine.reset()
         self.quota.reset()
+        for state in self._states.values():
+            state.clear()
+
+    def state(self, kind: type[S]) -> S:
+        """This model's own ``kind()`` (a surface's state, such as stored responses), made on first use;
+        :meth:`reset` clears it. Kept per model, so each session's model has its own."""
+        found = self._states.get(kind)
+        if found is None:
+            found = self._states[kind] = kind()
+        assert isinstance(found, kind)
+        return found
 
     def close(self) -> None:
         """Close the dataset file the model opened itself (done at the app's cleanup)."""
@@ -285,6 +308,7 @@ class Model:
         router.add_route("*", "/v1/chat/completions", route(Model._chat))
         router.add_route("*", "/v1/completions", route(Model._completions))
         register_extras(router, route)
+        register_surfaces(router, route)
         router.add_route("*", "/v1/{tail:.*}", route(Model._not_found))
         router.add_get("/sim/llm/log", route(Model._get_log))
         router.add_delete("/sim/llm/log", route(Model._delete_log))
@@ -383,13 +407,22 @@ class Model:
     async def _completions(self, request: web.Request) -> web.StreamResponse:
         return await self._complete(request, ChatRequest.from_completion_body)
 
+    async def serve(self, request: web.Request, surface: Surface) -> web.StreamResponse:
+        """Answer a request of another API (a :class:`~llmstub.surface.Surface`) with the same engine."""
+        return await self._complete(request, surface.parse, surface)
+
     async def _complete(
-        self, request: web.Request, parse: Callable[..., ChatRequest]
+        self, request: web.Request, parse: Callable[..., ChatRequest], surface: Surface | None = None
     ) -> web.StreamResponse:
-        """Read, validate and reserve a completion request (chat or legacy), then deliver it."""
+        """Read, validate and reserve a completion request, then deliver it.
+
+        Chat and legacy completions answer in the engine's own shape; another ``surface`` (Responses,
+        Messages) translates the request into a chat request and the reserved plan into its own wire.
+        """
         if request.method != "POST":
             return self.method_not_allowed("POST")
-        body = await read_json(request)
+        error = surface.error_body if surface else openai_error
+        body = await read_json(request, error)
         if isinstance(body, web.Response):
             return body
         client: str | None = None
@@ -400,20 +433,25 @@ class Model:
                 client = header_text(request, header)
             profile = header_text(request, PROFILE_HEADER)
         except ValueError as exc:
-            return error_response(400, str(exc))
+            return json_response(400, error(400, str(exc)))
         try:
             chat = parse(body, profile=profile, client=client)
         except RequestError as exc:
-            return error_response(400, str(exc), param=exc.param)
+            return json_response(400, error(400, str(exc), param=exc.param))
         plan = self._engine.reserve(chat)
+        if surface is not None:
+            plan = surface.render(plan, chat)
         self._notify_calls()
-        return await self.deliver(request, plan)
+        return await self.deliver(request, plan, error_frame=surface.error_frame if surface else chat_error_frame)
 
-    async def deliver(self, request: web.Request, plan: Plan) -> web.StreamResponse:
-        """Carry out a reserved plan: wait its delay, send it, and journal what happened.
+    async def deliver(
+        self, request: web.Request, plan: Plan, *, error_frame: ErrorFrame = chat_error_frame
+    ) -> web.StreamResponse:
+        """Carry out a reserved plan: wait its delay, send it (with its scripted fault), and journal it.
 
         A client that goes away (the handler is cancelled, or a write fails) is journaled as status
-        499 with ``cancelled: true``.
+        499 with ``cancelled: true``. ``error_frame`` is the surface's error event, for the
+        ``error_event`` fault.
         """
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._inflight[done] = asyncio.current_task()
@@ -422,10 +460,21 @@ class Model:
         headers.update(plan.headers)
         plan.entry["request_id"] = headers.get("x-request-id") or headers.get("request-id") or request_id(request)
         response: web.StreamResponse
+        fault = FaultRun(plan.fault, error_frame) if plan.fault is not None else None
         try:
             if plan.delay > 0:
                 await asyncio.sleep(plan.delay)
-            if plan.streamed and self._options.delay > 0 and plan.pieces:
+            if fault is not None and fault.fault.kind == "delay":
+                fault.injected = True
+                await asyncio.sleep((fault.fault.duration_ms or 0) / 1000)
+            if fault is not None and fault.fault.kind == "drop":
+                fault.injected = True
+                if request.transport is not None:
+                    request.transport.close()
+                response = web.Response(status=499)
+            elif fault is not None and fault.fault.streamed and plan.streamed:
+                response = await self._stream_fault(request, plan, headers, sent, fault)
+            elif plan.streamed and self._options.delay > 0 and plan.pieces:
                 response = web.StreamResponse(status=plan.status, headers=headers)
                 await response.prepare(request)
 
@@ -443,17 +492,56 @@ class Model:
                 await response.write_eof()
                 sent.extend(body)
         except asyncio.CancelledError:
+            self._journal_fault(plan, fault)
             self._engine.finish(plan, sent=bytes(sent), cancelled=True)
             raise
         except ConnectionError:
+            self._journal_fault(plan, fault)
             self._engine.finish(plan, sent=bytes(sent), cancelled=True)
             return web.Response(status=499)
         else:
+            self._journal_fault(plan, fault)
             self._engine.finish(plan, sent=bytes(sent))
             return response
         finally:
             del self._inflight[done]
             done.set_result(None)
+
+    async def _stream_fault(
+        self, request: web.Request, plan: Plan, headers: CIMultiDict[str], sent: bytearray, fault: FaultRun
+    ) -> web.StreamResponse:
+        """Play a stream's events one by one with the fault among them."""
+        transport = request.transport
+        response = web.StreamResponse(status=plan.status, headers=headers)
+        await response.prepare(request)
+
+        async def write(data: bytes) -> None:
+            await response.write(data)
+            sent.extend(data)
+
+        cut = False
+
+        def close() -> None:
+            nonlocal cut
+            cut = True
+            if transport is not None:
+                transport.close()
+
+        await fault.stream(write, close, plan.head, plan.pieces, plan.tail, self._options.delay)
+        if not cut:
+            await response.write_eof()
+        return response
+
+    @staticmethod
+    def _journal_fault(plan: Plan, fault: FaultRun | None) -> None:
+        """Record what was injected; an answer the fault broke delivers no tool calls, like a failing step."""
+        if fault is None:
+            return
+        plan.entry.setdefault("extra", {})["fault"] = fault.journal()
+        if fault.fault.kind == "drop":
+            plan.status = 0
+        if fault.breaks_answer():
+            plan.delivers = None
 
     async def _get_log(self, request: web.Request) -> web.Response:
         entries, dropped, calls = self._engine.log()

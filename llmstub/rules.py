@@ -23,8 +23,10 @@ from pydantic import (
 )
 
 from .decoding import BodyError, JsonText, decode_json
+from .faults import Fault
 
 __all__ = [
+    "Fault",
     "LegacyTool",
     "Rule",
     "RulesError",
@@ -126,9 +128,13 @@ class Step(_Strict):
     param: str | None = None
     finish_reason: FinishReason | None = None
     refusal: str | None = None
+    fault: Fault | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Step:
+        if self.fault is not None and self.fault.streamed and (self.failing_status or self.raw_body is not None):
+            sent = f"an error status ({self.status})" if self.failing_status else "a raw_body"
+            raise ValueError(f"fault {self.fault.kind!r} acts on a streamed answer, and {sent} is never streamed")
         if not self.negative:
             if self.raw_body is not None:
                 raise ValueError("raw_body requires negative: true")
@@ -234,6 +240,8 @@ class Rule(_Strict):
     transcript: str | None = None
     finish_reason: FinishReason | None = None
     refusal: str | None = None
+    fault: Fault | None = None
+    """Injected into every answer of the rule (a step's own ``fault`` takes its place)."""
 
     @model_validator(mode="after")
     def _consistent(self) -> Rule:
@@ -242,7 +250,7 @@ class Rule(_Strict):
         if self.side is not None:
             extra = [
                 name
-                for name in ("answer", "tool", "steps", "system", "tools", "has_tools", "profile", "user")
+                for name in ("answer", "tool", "steps", "system", "tools", "has_tools", "profile", "user", "fault")
                 if getattr(self, name) is not None
             ]
             if extra or self.repeat_last:

@@ -43,6 +43,10 @@ MEMORY_ROWS = ["memory: at the start", "memory: 50 messages stored", "memory: af
 MODEL_ROWS = [
     "baseline: bare aiohttp, same SSE bytes in one response",
     "stream /v1/chat/completions (20 words, delay 0s)",
+    "baseline: bare aiohttp, same SSE bytes in one response (/v1/responses)",
+    "stream /v1/responses (20 words, delay 0s)",
+    "baseline: bare aiohttp, same SSE bytes in one response (/v1/messages)",
+    "stream /v1/messages (20 words, delay 0s)",
     "pacing, delay 20 ms (3 words)",
 ]
 
@@ -68,8 +72,9 @@ async def test_every_row_with_sane_numbers() -> None:
     assert report.row("sendMessage under load (c=4)").ratio_of == "p99"
     if has_model:
         assert report.skipped == {}
-        assert report.row(MODEL_ROWS[1]).extra["frames_per_stream"] >= 20
-        assert report.row(MODEL_ROWS[2]).count == 3
+        for stream_row in (MODEL_ROWS[1], MODEL_ROWS[3], MODEL_ROWS[5]):
+            assert report.row(stream_row).extra["frames_per_stream"] >= 20
+        assert report.row(MODEL_ROWS[-1]).count == 3
     else:
         assert set(report.skipped) == {"stream /v1/chat/completions", "pacing"}
 

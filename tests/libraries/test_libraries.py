@@ -10,8 +10,6 @@ on a developer's machine and fail in CI (``CI`` or ``TGFAKE_REQUIRE_NODE`` set).
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import socket
 import time
 import urllib.error
@@ -25,6 +23,7 @@ from typing import Any
 import pytest
 
 from tests.libraries.dialog import play
+from tests.node_support import require_node
 from tgfake.options import Options
 from tgfake.testing import BotProcess, StandClient, ThreadedStand, bot_environment
 
@@ -63,24 +62,6 @@ LIBRARIES = [
 MODES = ["polling", "webhook"]
 
 
-def node_missing() -> str:
-    """Why the Node bots cannot run here, or "" when they can."""
-    if shutil.which("node") is None:
-        return "node is not installed (apt-get install nodejs npm)"
-    if not (NODE_DIR / "node_modules").is_dir():
-        return f"no {NODE_DIR.relative_to(HERE.parent.parent)}/node_modules (run npm ci there)"
-    return ""
-
-
-def require_node() -> None:
-    why = node_missing()
-    if not why:
-        return
-    if os.environ.get("CI") or os.environ.get("TGFAKE_REQUIRE_NODE"):
-        pytest.fail(f"the Node library bots must run in CI: {why}")
-    pytest.skip(why)
-
-
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -104,7 +85,7 @@ def cases() -> Iterator[object]:
 @pytest.mark.parametrize(("lib", "mode"), list(cases()))
 def test_the_dialog(lib: Library, mode: str, stand: StandClient) -> None:
     if lib.node:
-        require_node()
+        require_node(NODE_DIR, "the Node library bots")
     env = {**bot_environment(stand.url), "BOT_MODE": mode}
     hook = ""
     if mode == "webhook":

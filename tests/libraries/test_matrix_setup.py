@@ -10,6 +10,7 @@ import pytest
 from packaging.requirements import Requirement
 
 from tests.libraries import test_libraries as matrix
+from tests.node_support import node_missing, require_node
 
 
 def test_node_libraries_are_pinned_exactly_and_locked() -> None:
@@ -40,9 +41,9 @@ def test_missing_node_skips_locally_and_fails_in_ci(
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("PATH", "/nonexistent")
-    assert matrix.node_missing() == "node is not installed (apt-get install nodejs npm)"
+    assert node_missing(matrix.NODE_DIR) == "node is not installed (apt-get install nodejs npm)"
     with pytest.raises(outcome, match="node is not installed"):
-        matrix.require_node()
+        require_node(matrix.NODE_DIR, "the Node library bots")
 
 
 ROOT = matrix.HERE.parents[1]

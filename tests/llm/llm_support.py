@@ -76,3 +76,14 @@ def sse_events(text: str) -> list[str]:
 def invalid_request(message: str, param: str | None = None, code: str | None = None) -> dict[str, Any]:
     """OpenAI's 400 envelope, all four keys, as the SDK reads ``e.code`` / ``e.param`` from it."""
     return {"error": {"code": code, "message": message, "param": param, "type": "invalid_request_error"}}
+
+
+def typed_events(text: str) -> list[tuple[str, dict[str, Any]]]:
+    """``(type, data)`` pairs of a Responses or Messages stream, checking each ``event:`` line names its data."""
+    out = []
+    for block in text.split("\n\n")[:-1]:
+        event_line, data_line = block.split("\n")
+        data = json.loads(data_line.removeprefix("data: "))
+        assert data["type"] == event_line.removeprefix("event: "), block
+        out.append((data["type"], data))
+    return out

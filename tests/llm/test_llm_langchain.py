@@ -77,3 +77,17 @@ async def test_bind_tools_streamed_tool_call_accumulates(make_llm: MakeStand) ->
     assert merged.tool_calls == [
         {"name": "get_weather", "args": {"city": "Paris"}, "id": "call_llmstub_1", "type": "tool_call"}
     ]
+
+
+async def test_the_responses_api_invoke_stream_and_tools(make_llm: MakeStand) -> None:
+    stand = await make_llm(rules=[{"match": "count", "answer": "one two three"}, *WEATHER])
+    model = chat_model(stand, use_responses_api=True)
+    answer = await model.ainvoke("count")
+    assert answer.text == "one two three"
+    pieces = [chunk.text async for chunk in model.astream("count")]
+    assert len([p for p in pieces if p]) == 3
+    assert "".join(pieces) == "one two three"
+    called = await model.bind_tools([get_weather]).ainvoke("weather?")
+    assert called.tool_calls[0]["name"] == "get_weather"
+    assert called.tool_calls[0]["args"] == {"city": "Paris"}
+    assert [e["endpoint"] for e in (await stand.log())["entries"]] == ["/v1/responses"] * 3

@@ -78,7 +78,7 @@ async def test_usage_chunk_is_sent_whatever_stream_options_says(llm: LlmStand) -
 
 
 async def test_other_v1_paths_are_a_plain_404(llm: LlmStand) -> None:
-    for method, path in (("GET", "/v1/files"), ("POST", "/v1/batches"), ("GET", "/v1/")):
+    for method, path in (("GET", "/v1/files"), ("POST", "/v1/batches"), ("POST", "/v1/assistants"), ("GET", "/v1/")):
         response = await llm.client.request(method, path)
         assert response.status == 404
         assert response.content_type == "text/plain"
@@ -188,6 +188,9 @@ async def test_register_adds_routes_only_under_v1_sim_llm_and_the_fixtures() -> 
         "/v1/images/generations",
         "/v1/images/files/{name}",
         "/v1/completions",
+        "/v1/responses",
+        "/v1/responses/{id}",
+        "/v1/messages",
         "/v1/{tail}",
         "/api/llm-completions",
         "/api/llm-completions/chunks",

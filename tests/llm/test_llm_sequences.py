@@ -305,16 +305,6 @@ async def test_filtered_rule_without_steps_answers_every_match(make_llm: MakeSta
     assert [e["step"] for e in (await stand.log())["entries"]] == [-1, -1, -1, -1]
 
 
-async def test_streamed_request_matching_a_sequence_is_409_and_consumes_nothing(
-    make_llm: MakeStand,
-) -> None:
-    stand = await make_llm(rules=[{"name": "s", "steps": [{"answer": "first"}]}])
-    response = await stand.chat({"stream": True, "messages": []})
-    assert response.status == 409
-    assert (await response.json())["error"]["code"] == "stream_not_supported"
-    assert content(await stand.chat_json({"messages": []})) == "first"
-
-
 async def test_headers_usage_and_omit_usage_on_positive_steps(make_llm: MakeStand) -> None:
     rules = [
         {

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
+from typing import Any
 
+import pytest
 import pytest_asyncio
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
@@ -103,3 +105,50 @@ async def test_quotas_and_request_ids_are_per_session() -> None:
         assert (await stand.chat({"messages": []}, headers={"X-Session": "g"})).status == 429
         assert len(host.log()) == len(guest.log()) == 1
         assert host.log()[0].request_id != guest.log()[0].request_id
+
+
+def text_of(route: str, body: dict[str, Any]) -> str:
+    """The answer's text as each route carries it."""
+    if route == "/v1/responses":
+        return str(body["output"][0]["content"][0]["text"])
+    return str(body["content"][0]["text"])
+
+
+@pytest.mark.parametrize(
+    ("route", "body"),
+    [
+        ("/v1/responses", {"model": "m", "input": "hi"}),
+        ("/v1/messages", {"model": "c", "max_tokens": 9, "messages": [{"role": "user", "content": "hi"}]}),
+    ],
+)
+async def test_responses_and_messages_are_served_by_the_session_model(
+    sessions: tuple[Client, dict[str, Model]], route: str, body: dict[str, Any]
+) -> None:
+    client, models = sessions
+    answers = []
+    for session in ("a", "b", None):
+        response = await client.post(route, json=body, headers={"X-Session": session} if session else {})
+        assert response.status == 200, await response.text()
+        answers.append(text_of(route, await response.json()))
+    assert answers == ["model 1", "model 2", "model 3"]
+    assert [[e.extra["endpoint"] for e in models[n].log()] for n in ("a", "b", "host")] == [[route]] * 3
+
+
+async def test_stored_responses_belong_to_the_session_model(sessions: tuple[Client, dict[str, Model]]) -> None:
+    client, models = sessions
+    created = await client.post("/v1/responses", json={"model": "m", "input": "hi"}, headers={"X-Session": "a"})
+    response_id = (await created.json())["id"]
+
+    async def status(session: str) -> int:
+        answer = await client.get(f"/v1/responses/{response_id}", headers={"X-Session": session})
+        return answer.status
+
+    assert [await status("a"), await status("b"), await status("host")] == [200, 404, 404]
+    follow = {"model": "m", "input": "more", "previous_response_id": response_id}
+    elsewhere = await client.post("/v1/responses", json=follow, headers={"X-Session": "b"})
+    assert elsewhere.status == 400
+    assert (await elsewhere.json())["error"]["message"] == f"Previous response with id '{response_id}' not found."
+    models["b"].reset()
+    assert await status("a") == 200  # another model's reset leaves it
+    models["a"].reset()
+    assert await status("a") == 404
