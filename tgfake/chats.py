@@ -285,6 +285,13 @@ class Chat:
             out["is_forum"] = True
         return out
 
+    def members_view(self) -> list[dict[str, Any]]:
+        """Who is in the chat, as the sim shows it (the chat view, the world routes' answers)."""
+        return [
+            {"user_id": m.user.id, "name": m.user.handle, "is_bot": m.user.is_bot, "status": m.status}
+            for m in self.members.values()
+        ]
+
     def member(self, user_id: int) -> Member | None:
         return self.members.get(user_id)
 

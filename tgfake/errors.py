@@ -58,8 +58,7 @@ KEYBOARD_NOT_ARRAY = 'Bad Request: Field "inline_keyboard" must be of type Array
 TEXT_BUTTONS = "Bad Request: Text buttons are not allowed in the inline keyboard"
 BUTTON_TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
 BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
-BUTTON_WEB_APP_URL = "Bad Request: inline keyboard button {problem}"
-BUTTON_URL_INVALID = "Bad Request: inline keyboard button {problem}"  # td's check_link: "URL '<url>' is invalid: ..."
+BUTTON_PROBLEM = "Bad Request: inline keyboard button {problem}"  # a url (td's check_link) or a Mini App address
 BUTTON_NOT_OBJECT = "Bad Request: can't parse inline keyboard button: InlineKeyboardButton must be an Object"
 
 # --- updates, commands, callbacks ----------------------------------------------------------------------------------
@@ -147,8 +146,6 @@ CHANNEL_PERMISSIONS = "Bad Request: can't change channel chat permissions"
 PIN_NOT_FOUND = "Bad Request: message to pin not found"
 UNPIN_NOT_FOUND = "Bad Request: message to unpin not found"
 SERVICE_PIN = "Bad Request: service messages can't be pinned"
-SENDER_CHAT_EMPTY = "Bad Request: sender_chat_id is empty"
-SENDER_CHAT_INVALID = "Bad Request: sender_chat_id is not a valid Integer"
 BAN_CHATS_IN_GROUPS = "Bad Request: can't ban chats in basic groups"
 INVITE_IN_PRIVATE = "Bad Request: can't invite members to a private chat"
 INVITE_LINK_EMPTY = "Bad Request: invite link must be non-empty"
@@ -268,7 +265,6 @@ STICKERSET_INVALID = "Bad Request: STICKERSET_INVALID"  # MTProto: no such set, 
 CUSTOM_EMOJI_IDS_BAD = "Bad Request: can't parse custom emoji identifiers JSON object"
 CUSTOM_EMOJI_IDS_NOT_ARRAY = "Bad Request: expected an Array of custom emoji identifiers"
 CUSTOM_EMOJI_ID_NOT_STRING = "Bad Request: custom emoji identifier must be of type String"
-CUSTOM_EMOJI_ID_INVALID = "Bad Request: invalid custom emoji identifier specified"
 
 
 def default_description(code: int, retry_after: int = 0) -> str:

@@ -810,10 +810,7 @@ class Stand:
             if chat.blocked:
                 out["blocked"] = True
         else:
-            out["members"] = [
-                {"user_id": m.user.id, "name": m.user.handle, "is_bot": m.user.is_bot, "status": m.status}
-                for m in chat.members.values()
-            ]
+            out["members"] = chat.members_view()
         return out
 
     def settings_view(self, bot: Bot, chat: Chat) -> dict[str, Any]:

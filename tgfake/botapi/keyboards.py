@@ -71,7 +71,7 @@ def _button(item: Any, chat_type: str) -> Button:
         try:
             link = check_link(url)
         except LinkError as exc:
-            raise bad_request(errors.BUTTON_URL_INVALID.format(problem=exc)) from None
+            raise bad_request(errors.BUTTON_PROBLEM.format(problem=exc)) from None
     web_app_url = None
     if isinstance(web_app, dict):
         if chat_type != "private":
@@ -79,7 +79,7 @@ def _button(item: Any, chat_type: str) -> Button:
         web_app_url = str(web_app.get("url") or "")
         problem = url_problem(web_app_url)
         if problem is not None:
-            raise bad_request(errors.BUTTON_WEB_APP_URL.format(problem=problem))
+            raise bad_request(errors.BUTTON_PROBLEM.format(problem=problem))
     return Button(
         text=text if isinstance(text, str) else str(text or ""),
         callback_data=data if isinstance(data, str) and data else None,

@@ -230,10 +230,10 @@ async def set_chat_administrator_custom_title(ctx: BotCall, p: Params) -> Any:
 def _sender_chat_arg(p: Params) -> int:
     raw = p.text("sender_chat_id")
     if not raw:
-        raise bad_request(errors.SENDER_CHAT_EMPTY)
+        raise bad_request(errors.SENDER_CHAT_ID_EMPTY)
     value = lenient_int(raw)
     if str(value) != raw.strip().lstrip("+"):
-        raise bad_request(errors.SENDER_CHAT_INVALID)
+        raise bad_request(errors.SENDER_CHAT_ID_BAD)
     return value
 
 

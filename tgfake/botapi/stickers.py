@@ -431,7 +431,7 @@ async def get_custom_emoji_stickers(ctx: BotCall, p: Params) -> Any:
             raise bad_request(errors.CUSTOM_EMOJI_ID_NOT_STRING)
         body = item[1:] if item[:1] == "-" else item
         if not (body.isascii() and body.isdigit() and -(2**63) <= int(item) < 2**63):
-            raise bad_request(errors.CUSTOM_EMOJI_ID_INVALID)
+            raise bad_request(errors.CUSTOM_EMOJI_INVALID)
         wanted.append(str(int(item)))
     by_id = {
         s.custom_emoji_id: s

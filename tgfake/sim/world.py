@@ -34,10 +34,7 @@ async def list_bots(request: web.Request) -> web.Response:
 
 def chat_json(chat: Chat) -> dict[str, Any]:
     out = chat.json()
-    out["members"] = [
-        {"user_id": m.user.id, "name": m.user.handle, "is_bot": m.user.is_bot, "status": m.status}
-        for m in chat.members.values()
-    ]
+    out["members"] = chat.members_view()
     if chat.topics:
         out["topics"] = [t.json() for t in chat.topics.values()]
     return out
