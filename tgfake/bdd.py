@@ -230,15 +230,13 @@ def person_reacts(tgfake: StandClient, who: str, text: str, mid: str) -> None:
 def person_votes(tgfake: StandClient, who: str, text: str, mid: str) -> None:
     """Options by label: ``"Yes"``, or several as ``"Yes", "No"`` (a poll that takes several answers)."""
     message = next((m for m in tgfake.messages() if m.message_id == int(mid)), None)
-    poll = (message.raw.get("content") or {}).get("poll") if message is not None else None
-    if poll is None:
+    if message is None or message.poll is None:
         raise _fail(tgfake, f"message {mid} is not a poll")
-    labels = [o["text"] for o in poll["options"]]
-    wanted = re.findall(r'"([^"]*)"', f'"{text}"')
-    missing = [w for w in wanted if w not in labels]
-    if missing:
-        raise _fail(tgfake, f"the poll of message {mid} has no option {missing[0]!r}: {labels}")
-    tgfake.vote(int(mid), [labels.index(w) for w in wanted], user=who)
+    try:
+        chosen = [message.poll_option(w) for w in re.findall(r'"([^"]*)"', f'"{text}"')]
+    except AssertionError as exc:
+        raise _fail(tgfake, str(exc)) from None
+    tgfake.vote(int(mid), chosen, user=who)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake.content import Media, media_json, media_label, media_view
 from tgfake.drafts import Drafts
-from tgfake.extras import extra_label, has_content, origin_name, reaction_counts, reaction_label
+from tgfake.extras import origin_name, reaction_counts, reaction_label
 from tgfake.text import to_transcript
 from tgfake.world.members import Member
 from tgfake.world.people import User
@@ -94,7 +94,7 @@ class StoredMessage:
     thread_id: int = 0  # the forum topic (its creating message's id), 0 outside topics
     service: dict[str, Any] | None = None  # new_chat_members, left_chat_member, ... as Bot API JSON
     reply_markup: ReplyMarkup | None = None  # a reply keyboard, remove or force reply (never in the Bot API JSON)
-    extra: dict[str, Any] = field(default_factory=dict)  # contact, location, poll...: Bot API fields (tgfake/extras.py)
+    extra: dict[str, Any] = field(default_factory=dict)  # forward_origin, quote: Bot API fields (tgfake/extras.py)
     reactions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # person id -> their ReactionTypes
 
     @property
@@ -348,8 +348,8 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
         out.update(msg.service)
     else:
         if msg.extra:
-            out.update(copy.deepcopy(msg.extra))  # a vote changes the poll later, not updates already queued
-        if not msg.is_media and not has_content(msg.extra):
+            out.update(copy.deepcopy(msg.extra))
+        if not msg.is_media:
             out["text"] = msg.text
     if msg.caption:
         out["caption"] = msg.caption
@@ -426,8 +426,6 @@ def message_lines(msg: StoredMessage, who: str, album: str = "") -> list[str]:
         body = album if album else media_label(msg.media)
         if shown:
             body += " " + shown
-    elif has_content(msg.extra):
-        body = extra_label(msg.extra)
     else:
         body = shown
     if "forward_origin" in msg.extra:

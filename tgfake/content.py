@@ -1,13 +1,16 @@
 """What a message carries besides text: one model for every kind, and the JSON Telegram writes for each.
 
 A :class:`Media` is a kind (``photo``, ``video``, ``location``, ``poll``...), the file it shows (None for the
-kinds without one) and the fields Telegram writes for that kind. The Bot API object, the sim view and the
-transcript label are all derived from it here, so a new kind is one table row, not a new message field.
-The key order of each object follows telegram-bot-api's ``Json<Kind>`` writers.
+kinds without one) and the fields Telegram writes for that kind. The bot's sends and the person's (a shared
+location, a contact, a poll they made, ``users_shared`` from a reply button...) are the same model, so a poll is
+one object whoever made it. The Bot API object, the sim view and the transcript label are all derived from it
+here, so a new kind is one table row, not a new message field. The key order of each object follows
+telegram-bot-api's ``Json<Kind>`` writers.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -80,8 +83,8 @@ def media_json(media: Media) -> dict[str, Any]:
         return out
     if media.kind == "venue":
         return {"location": media.fields["location"], "venue": dict(media.fields)}
-    if media.kind == "paid_media":
-        return {"paid_media": dict(media.fields)}
+    if media.kind in ("poll", "paid_media"):
+        return {media.kind: copy.deepcopy(media.fields)}  # a vote changes the poll later, not updates already queued
     return {media.kind: dict(media.fields)}
 
 
@@ -105,7 +108,7 @@ def _seconds(fields: dict[str, Any]) -> str:
 
 
 def media_label(media: Media) -> str:
-    """The transcript's bracketed body: ``[video clip.mp4 3s]``, ``[poll "Q?" 1) A 2) B]``, ``[dice 🎲 4]``."""
+    """The transcript's bracketed body: ``[video clip.mp4 3s]``, ``[poll 'Q?'] [A: 1] [B: 0]``, ``[dice 🎲 4]``."""
     kind, f = media.kind, media.file
     d = {**f.meta, **media.fields} if f is not None else media.fields
     if f is not None:
@@ -126,10 +129,26 @@ def media_label(media: Media) -> str:
     if kind == "dice":
         return f"[dice {d['emoji']} {d['value']}]"
     if kind == "poll":
-        options = " ".join(f"{i}) {o['text']}" for i, o in enumerate(d["options"], 1))
-        closed = " (closed)" if d.get("is_closed") else ""
-        word = "quiz" if d["type"] == "quiz" else "poll"
-        return f'[{word} "{d["question"]}"{closed} {options}]'
+        return poll_label(d)
     if kind == "paid_media":
         return f"[paid media {d['star_count']}⭐: {', '.join(m['type'] for m in d['paid_media'])}]"
+    if kind == "users_shared":
+        return f"[shared users {', '.join(account_name(u) for u in d['users'])} for request {d['request_id']}]"
+    if kind == "chat_shared":
+        return f"[shared chat {account_name(d)} ({d['chat_id']}) for request {d['request_id']}]"
+    if kind == "web_app_data":
+        return f"[web app data from {d['button_text']!r}: {d['data']}]"
     return f"[{kind}]"
+
+
+def poll_label(poll: dict[str, Any]) -> str:
+    """``[poll 'Tea?'] [Yes: 2] [No: 0]``: the question, then each option with its votes; ``(closed)`` once closed."""
+    word = "quiz" if poll["type"] == "quiz" else "poll"
+    closed = " (closed)" if poll["is_closed"] else ""
+    options = " ".join(f"[{o['text']}: {o['voter_count']}]" for o in poll["options"])
+    return f"[{word} {poll['question']!r}{closed}] {options}"
+
+
+def account_name(obj: dict[str, Any]) -> str:
+    """How a shared user, a chat or a forward's origin is named: username, first name, title, or the id."""
+    return str(obj.get("username") or obj.get("first_name") or obj.get("title") or obj.get("user_id") or "")

@@ -62,9 +62,7 @@ BUTTON_PROBLEM = "Bad Request: inline keyboard button {problem}"  # a url (td's 
 BUTTON_NOT_OBJECT = "Bad Request: can't parse inline keyboard button: InlineKeyboardButton must be an Object"
 
 # --- updates, commands, callbacks ----------------------------------------------------------------------------------
-CONFLICT_POLLS = (
-    "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"
-)
+CONFLICT_POLLS = "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"
 ALLOWED_UPDATES_BAD = "Bad Request: can't parse allowed_updates JSON array"
 COMMANDS_BAD = "Bad Request: can't parse commands JSON object"
 CALLBACK_ID_EMPTY = "Bad Request: callback_query_id is empty"
@@ -265,6 +263,40 @@ STICKERSET_INVALID = "Bad Request: STICKERSET_INVALID"  # MTProto: no such set, 
 CUSTOM_EMOJI_IDS_BAD = "Bad Request: can't parse custom emoji identifiers JSON object"
 CUSTOM_EMOJI_IDS_NOT_ARRAY = "Bad Request: expected an Array of custom emoji identifiers"
 CUSTOM_EMOJI_ID_NOT_STRING = "Bad Request: custom emoji identifier must be of type String"
+
+# --- polls and checklists (tgfake/botapi/polls.py): Client.cpp, TDLib's MessageContent.cpp, PollOption.cpp,
+# PollManager.cpp, MessagesManager.cpp, Telegram's server ----------------------------------------------------------
+POLL_OPTIONS_BAD = "Bad Request: can't parse options JSON object"
+POLL_OPTIONS_NOT_ARRAY = "Bad Request: expected an Array of String as options"
+POLL_OPTION_NOT_STRING = "Bad Request: expected an option to be of type String"
+POLL_OPTION_MEDIA = "Bad Request: failed to parse poll option media: {problem}"
+POLL_MEDIA_BAD = "Bad Request: can't parse InputPollMedia JSON object"
+POLL_MEDIA_PROBLEM = "Bad Request: failed to parse InputPollMedia: {problem}"
+POLL_MEDIA_TYPE = "invalid type specified"
+POLL_TYPE_UNSUPPORTED = "Bad Request: unsupported poll type specified"
+CORRECT_IDS_BAD = "Bad Request: can't parse correct option identifiers JSON object"
+CORRECT_IDS_NOT_ARRAY = "Bad Request: expected an Array of correct option identifiers"
+CORRECT_ID_NOT_NUMBER = "Bad Request: correct option identifier must be of type Number"
+CORRECT_ID_INVALID = "Bad Request: invalid correct option identifier specified"
+COUNTRY_CODES_BAD = "Bad Request: can't parse country_codes JSON object"
+STRINGS_NOT_ARRAY = "Bad Request: expected an Array of String"
+TOO_MANY_ITEMS = "Bad Request: too many items specified"
+POLL_QUESTION_TOO_LONG = "Bad Request: poll question length must not exceed {limit}"
+POLL_NO_OPTIONS = "Bad Request: poll must have at least one answer option"
+POLL_TOO_MANY_OPTIONS = "Bad Request: poll can't have more than {limit} options"
+POLL_OPTION_TOO_LONG = "Bad Request: poll options length must not exceed {limit}"
+QUIZ_NO_CORRECT = "Bad Request: correct quiz option list must be non-empty"
+QUIZ_CORRECT_NOT_INCREASING = "Bad Request: correct quiz option list must be increasing"
+QUIZ_CORRECT_WRONG = "Bad Request: wrong quiz correct_option_id"
+COUNTRY_CODE_INVALID = "Bad Request: invalid country code specified"
+POLL_VOTERS_RESTRICTED = "Bad Request: poll voters can be restricted only in channel chats"
+PUBLIC_VOTERS_FORBIDDEN = "Bad Request: BROADCAST_PUBLIC_VOTERS_FORBIDDEN"  # MTProto: a channel's poll is anonymous
+POLL_MESSAGE_NOT_FOUND = "Bad Request: message with poll to stop not found"
+NOT_A_POLL = "Bad Request: message is not a poll"
+POLL_CANT_STOP = "Bad Request: poll can't be stopped"
+POLL_ALREADY_CLOSED = "Bad Request: poll has already been closed"
+CHECKLIST_PROBLEM = "Bad Request: can't parse InputChecklist: {problem}"
+CHECKLIST_TASK_PROBLEM = "Can't parse InputChecklistTask: {problem}"
 
 
 def default_description(code: int, retry_after: int = 0) -> str:

@@ -30,7 +30,6 @@ from tgfake.chats import (
 from tgfake.clock import Clock, OffsetClock, SystemClock
 from tgfake.content import Media
 from tgfake.errors import SimError, TelegramError
-from tgfake.extras import has_content
 from tgfake.faults import Fault, Faults
 from tgfake.models import MAX_TEXT, BotIn, CallbackIn, ClockIn, FaultIn, MessageIn, SenderFields
 from tgfake.options import DEFAULT_BOT_ID, Options
@@ -50,6 +49,7 @@ from tgfake.world.people import (
     User,
     capitalized,
 )
+from tgfake.world.polls import Polls, close_due
 from tgfake.world.stickers import Stickers
 
 __all__ = ["DEFAULT_USER_ID", "BotCall", "Call", "Described", "Signal", "Stand", "World"]
@@ -113,8 +113,7 @@ class World:
     faults: Faults = field(default_factory=Faults)
     flood: FloodControl = field(default_factory=FloodControl)
     next_cbq: int = 1
-    next_poll: int = 0  # polls the people create (tgfake/world/actions.py)
-    poll_votes: dict[str, dict[int, list[int]]] = field(default_factory=dict)  # poll id -> person id -> options
+    polls: Polls = field(default_factory=Polls)  # votes and timed closes of every poll (tgfake/world/polls.py)
     files: dict[str, StoredFile] = field(default_factory=dict)  # uploads by file id (file_1, ...)
     payments: Payments = field(default_factory=Payments)  # invoices, open queries, charges, Stars
     games: Games = field(default_factory=Games)  # game messages and their high scores
@@ -351,6 +350,7 @@ class Stand:
             self.clock.set(body.set)
         else:
             self.clock.advance(amount)
+        close_due(self)  # a timed poll whose time has come closes now: its bot hears of it
         self.calls_signal.fire()
 
     def clock_json(self) -> dict[str, Any]:
@@ -540,18 +540,20 @@ class Stand:
         document: StoredFile | None = None,
         extra: dict[str, Any] | None = None,
         reply_to: int | None = None,
+        media: Media | None = None,
     ) -> tuple[int, int]:
         """The person's message: a text, or with ``photo``/``document`` a file whose caption is ``text``.
 
         Entities are the ones Telegram detects (commands, mentions, links, ...); a caption's go out as
         ``caption_entities``, as Telegram's do. Returns the message id and the update id the addressed bot
-        (``bot``, else the default one) got, 0 if it saw nothing. ``extra`` (a contact, a location...:
-        tgfake/extras.py) replaces the text; ``reply_to`` overrides the body's.
+        (``bot``, else the default one) got, 0 if it saw nothing. ``media`` (a contact, a location, a poll...:
+        tgfake/content.py) is what the message carries, ``text`` its caption if that kind takes one; ``extra``
+        (forward_origin, quote) goes with it; ``reply_to`` overrides the body's.
         """
-        media = photo is not None or document is not None or has_content(extra or {})
-        content = None
+        content = media
         if photo is not None or document is not None:
             content = Media("photo" if photo is not None else "document", photo or document)
+        has_media = content is not None
         bot = self.find_bot(body.bot)
         person = self.person(body.user_id, body.username, body.first_name, name_from_username=True)
         chat = self.person_chat(body, person, bot)
@@ -571,8 +573,8 @@ class Stand:
                 message_id=chat.mint_message_id(),
                 date=self.unix_now(),
                 sender=person,
-                text="" if media else text,
-                caption=text if media else "",
+                text="" if has_media else text,
+                caption=text if has_media else "",
                 entities=entities,
                 reply_to=reply_to,
                 media=content,
@@ -757,6 +759,7 @@ class Stand:
             if handler is None:
                 raise TelegramError(404, errors.METHOD_NOT_FOUND)
             check_params(method, params)
+            close_due(self)  # timed polls close on the stand's clock, seen at the next call
             flood_chat = self._flood_chat(bot, method, params)
             status, envelope = 200, envelope_of(await handler(BotCall(self, bot), params))
             if flood_chat:
@@ -793,6 +796,7 @@ class Stand:
 
     def chat_view(self, chat_id: int, bot: Bot | None = None) -> dict[str, Any]:
         """A chat as ``GET /sim/chat/{id}`` shows it; an unknown chat is an empty view typed by its id's sign."""
+        close_due(self)
         bot = bot or self.default_bot
         chat = self.chat_of(bot, chat_id) or Chat(id=chat_id, type=type_for_id(chat_id))
         out: dict[str, Any] = {"chat_id": chat.id, "type": chat.type}
@@ -836,6 +840,7 @@ class Stand:
 
     def chat_text(self, chat_id: int, bot: Bot | None = None) -> str:
         """The transcript: one line per live message, keyboards under it, ``typing…`` last while typing."""
+        close_due(self)
         chat = self.chat_of(bot or self.default_bot, chat_id)
         if chat is None:
             return ""

@@ -195,6 +195,26 @@ class ChatMessage:
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
+    def content(self) -> Mapping[str, Any] | None:
+        """What a non-text message carries, as the chat view shows its kind (a poll, a location, a photo's file...)."""
+        value = self.raw.get(self.kind) if self.kind not in ("text", "service") else None
+        return value if isinstance(value, Mapping) else None
+
+    @property
+    def poll(self) -> Mapping[str, Any] | None:
+        """The poll (the Bot API ``Poll``: question, options with ``voter_count``, ``is_closed``...), else None."""
+        return self.content if self.kind == "poll" else None
+
+    def poll_option(self, label: str) -> int:
+        """The index of the poll's option with this text (what :meth:`StandClient.vote` takes)."""
+        labels = [str(o.get("text")) for o in (self.poll or {}).get("options") or []]
+        if self.poll is None:
+            raise AssertionError(f"message {self.message_id} is not a poll")
+        if label not in labels:
+            raise AssertionError(f"the poll of message {self.message_id} has no option {label!r}: {labels}")
+        return labels.index(label)
+
+    @property
     def reply_keyboard(self) -> tuple[tuple[str, ...], ...]:
         """The labels of the reply keyboard this message sent (``ReplyKeyboardMarkup``), rows of labels."""
         markup = self.raw.get("reply_keyboard") or {}

@@ -40,7 +40,7 @@ async def test_ptb_reads_edits_reactions_votes_forwards_and_quotes(wire: Wire) -
         await bot.get_updates(timeout=0, allowed_updates=KINDS)
         group = (await act(wire, "/sim/chats", {"title": "Club", "members": ["bob"], "admins": [123]}))["chat"]["id"]
         channel = (await act(wire, "/sim/chats", {"type": "channel", "title": "News", "admins": [123]}))["chat"]["id"]
-        _, poll_message = bot_poll(wire, group, is_anonymous=False)
+        _, poll_message = await bot_poll(wire, group, is_anonymous="false")
         said = await act(wire, "/sim/message", {"text": "helo", "chat_id": group, "user_id": BOB, "username": "bob"})
         start = (await bot.get_updates(timeout=0))[-1].update_id + 1
         await act(

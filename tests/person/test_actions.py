@@ -8,9 +8,6 @@ from typing import Any
 import pytest
 
 from tests.conftest import Wire
-from tgfake.action_models import PollIn
-from tgfake.chats import StoredMessage
-from tgfake.world.actions import new_poll
 from tgfake.world.people import user_id_for
 
 BOB = user_id_for("bob")
@@ -83,20 +80,16 @@ async def test_share_refusals(wire: Wire, body: dict[str, Any], error: str) -> N
     assert (await act(wire, "/sim/share", body, 400))["error"] == error
 
 
-def bot_poll(wire: Wire, chat_id: int = 4242, **fields: Any) -> tuple[str, int]:
-    """A poll the bot sent (the stand's sendPoll is another branch's): a message of the bot in that chat."""
-    stand = wire.stand
-    chat = stand.private_chat(stand.default_bot, 4242) if chat_id > 0 else stand.world.chats[chat_id]
-    poll = new_poll(stand, PollIn(question="Best?", options=["A", "B", "C"], **fields), fields.get("type", "regular"))
-    mid = chat.mint_message_id()
-    chat.add(StoredMessage(message_id=mid, date=0, sender=stand.default_bot.user, extra={"poll": poll}))
-    return str(poll["id"]), mid
+async def bot_poll(wire: Wire, chat_id: int = 4242, **params: Any) -> tuple[str, int]:
+    """The bot sends a poll over the wire (``Best?``: A, B, C); returns its poll id and message id."""
+    sent = await wire.ok("sendPoll", chat_id=chat_id, question="Best?", options=json.dumps(["A", "B", "C"]), **params)
+    return str(sent["poll"]["id"]), int(sent["message_id"])
 
 
 async def test_votes_reach_the_polls_bot_and_change_the_counts(wire: Wire) -> None:
     await wire.ok("getMe")
     group = (await act(wire, "/sim/chats", {"title": "Club", "members": ["bob"], "admins": [123]}))["chat"]["id"]
-    poll_id, mid = bot_poll(wire, group, is_anonymous=False, allows_multiple_answers=True)
+    poll_id, mid = await bot_poll(wire, group, is_anonymous="false", allows_multiple_answers="true")
     await updates(wire)  # the group's service messages
     answer = await act(wire, "/sim/vote", {"chat_id": group, "message_id": mid, "options": [0, 2]})
     assert answer["poll_id"] == poll_id
@@ -121,18 +114,19 @@ async def test_votes_reach_the_polls_bot_and_change_the_counts(wire: Wire) -> No
 
 
 async def test_anonymous_polls_and_quizzes(wire: Wire) -> None:
-    await wire.ok("getMe")
-    bot_poll(wire)
-    bot_poll(wire, type="quiz", correct_option_id=1)
-    await act(wire, "/sim/vote", {"message_id": 1, "options": [0]})
+    await wire.say("hi")
+    _, poll = await bot_poll(wire)
+    _, quiz = await bot_poll(wire, type="quiz", correct_option_id=1)
+    await updates(wire)
+    await act(wire, "/sim/vote", {"message_id": poll, "options": [0]})
     assert [next(k for k in u if k != "update_id") for u in await updates(wire)] == ["poll"]  # anonymous: no answer
-    assert (await act(wire, "/sim/vote", {"message_id": 1, "options": [0, 1]}, 400))[
+    assert (await act(wire, "/sim/vote", {"message_id": poll, "options": [0, 1]}, 400))[
         "error"
     ] == "this poll takes one answer"
-    await act(wire, "/sim/vote", {"message_id": 2, "options": [2]})
-    refused = await act(wire, "/sim/vote", {"message_id": 2, "options": [1]}, 409)
+    await act(wire, "/sim/vote", {"message_id": quiz, "options": [2]})
+    refused = await act(wire, "/sim/vote", {"message_id": quiz, "options": [1]}, 409)
     assert refused["error"] == "this poll's answers can't be changed or retracted"
-    assert (await act(wire, "/sim/vote", {"message_id": 1, "options": [5]}, 400))["error"] == "options are 0..2"
+    assert (await act(wire, "/sim/vote", {"message_id": poll, "options": [5]}, 400))["error"] == "options are 0..2"
 
 
 async def test_a_persons_own_poll_reaches_no_bot_with_votes(wire: Wire) -> None:

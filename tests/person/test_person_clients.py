@@ -48,7 +48,7 @@ def test_sync_client_and_steps(stand_url: str) -> None:
     assert sent.message_id == 2
     person_presses(client, "alice", "Where", "1.5", "2.5")
     [*_, where] = client.messages()
-    assert where.raw["content"] == {"location": {"latitude": 1.5, "longitude": 2.5}}
+    assert (where.kind, where.content) == ("location", {"latitude": 1.5, "longitude": 2.5})
     assert client.messages()[0].reply_keyboard == (("Boy", "Girl"), ("Where",))
 
 

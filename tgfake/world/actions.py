@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake import reply_keyboards
 from tgfake.action_models import EditIn, ForwardIn, PollIn, ReactIn, ReplyButtonIn, ShareIn, TargetIn, VoteIn
+from tgfake.content import Media
 from tgfake.errors import SimError
-from tgfake.extras import CONTENT_KEYS, has_content, reaction_counts
-from tgfake.world import visibility
+from tgfake.extras import reaction_counts
+from tgfake.world import polls, visibility
 from tgfake.world.groups import account_ref
 from tgfake.world.people import DEFAULT_USER_ID
 
@@ -47,17 +48,17 @@ def press_reply_button(stand: Stand, body: ReplyButtonIn) -> tuple[int, int]:
         raise SimError(
             404, f"the reply keyboard of message {shown.message_id} has no button {body.label.strip()!r}: {labels}"
         )
-    extra = _shared(stand, chat, person, button, body)
+    shared = _shared(stand, chat, person, button, body)
     # In a group a personal keyboard's press answers the message that showed it, as clients send it.
     reply_to = shown.message_id if chat.type != "private" and shown.markup.selective else None
     reply_keyboards.pressed(chat, person.id, shown)
-    if extra is None:
+    if shared is None:
         return stand.inject(body, button.text, reply_to=reply_to)
-    return stand.inject(body, "", extra=extra, reply_to=reply_to)
+    return stand.inject(body, "", media=shared, reply_to=reply_to)
 
 
-def _shared(stand: Stand, chat: Chat, person: User, button: ReplyButton, body: ReplyButtonIn) -> dict[str, Any] | None:
-    """The Bot API fields the button's message carries instead of text (None: a text button)."""
+def _shared(stand: Stand, chat: Chat, person: User, button: ReplyButton, body: ReplyButtonIn) -> Media | None:
+    """What the button's message carries instead of text (None: a text button)."""
     kind = button.kind
     if kind == "text":
         return None
@@ -69,29 +70,29 @@ def _shared(stand: Stand, chat: Chat, person: User, button: ReplyButton, body: R
         if person.last_name:
             contact["last_name"] = person.last_name
         contact["user_id"] = person.id
-        return {"contact": contact}
+        return Media("contact", fields=contact)
     if kind == "request_location":
         if body.latitude is None or body.longitude is None:
             raise SimError(400, f"[{button.text}] shares a location: give latitude and longitude")
         check_location(body.latitude, body.longitude)
-        return {"location": {"latitude": body.latitude, "longitude": body.longitude}}
+        return Media("location", fields={"latitude": body.latitude, "longitude": body.longitude})
     if kind == "request_poll":
         if body.poll is None:
             raise SimError(400, f"[{button.text}] creates a poll: give poll (question, options)")
         forced = button.options.get("type")
         if forced and body.poll.type and body.poll.type != forced:
             raise SimError(400, f"[{button.text}] asks for a {forced} poll, not a {body.poll.type}")
-        return {"poll": new_poll(stand, body.poll, forced or body.poll.type or "regular")}
+        return Media("poll", fields=new_poll(stand, body.poll, forced or body.poll.type or "regular"))
     if kind == "request_users":
-        return {"users_shared": _users_shared(stand, button, body)}
+        return Media("users_shared", fields=_users_shared(stand, button, body))
     if kind == "request_chat":
-        return {"chat_shared": _chat_shared(stand, button, body)}
+        return Media("chat_shared", fields=_chat_shared(stand, button, body))
     # web_app: the Mini App the button opened calls Telegram.WebApp.sendData(data) and closes.
     if not body.data:
         raise SimError(400, f"[{button.text}] opens a Mini App: give the data it sends (Telegram.WebApp.sendData)")
     if len(body.data.encode()) > 4096:
         raise SimError(400, "Mini App data is at most 4096 bytes (Telegram.WebApp.sendData)")
-    return {"web_app_data": {"data": body.data, "button_text": button.text}}
+    return Media("web_app_data", fields={"data": body.data, "button_text": button.text})
 
 
 def check_location(latitude: float, longitude: float) -> None:
@@ -100,7 +101,7 @@ def check_location(latitude: float, longitude: float) -> None:
 
 
 def new_poll(stand: Stand, poll: PollIn, poll_type: str) -> dict[str, Any]:
-    """A poll's Bot API object with no votes yet (2-12 options, as Telegram allows)."""
+    """The poll a person makes, with no votes yet (2-12 options, as a Telegram client allows)."""
     if poll_type not in ("regular", "quiz"):
         raise SimError(400, f"poll type {poll_type!r} is regular or quiz")
     if not poll.question.strip():
@@ -109,26 +110,15 @@ def new_poll(stand: Stand, poll: PollIn, poll_type: str) -> dict[str, Any]:
         raise SimError(400, "a poll has 2-12 options")
     if poll_type == "quiz" and not 0 <= poll.correct_option_id < len(poll.options):
         raise SimError(400, "a quiz needs correct_option_id, the index of the right option")
-    world = stand.world
-    world.next_poll += 1
-    # The fields of telegram-bot-api's JsonPoll, in its order (Bot API 9.6: persistent option ids, revoting).
-    options = [{"persistent_id": str(i), "text": text, "voter_count": 0} for i, text in enumerate(poll.options)]
-    out: dict[str, Any] = {
-        "id": str(5_000_000_000_000_000_000 + world.next_poll),
-        "question": poll.question,
-        "options": options,
-        "total_voter_count": 0,
-        "is_closed": False,
-        "is_anonymous": poll.is_anonymous,
-        "allows_multiple_answers": poll.allows_multiple_answers and poll_type == "regular",
-        "allows_revoting": poll_type != "quiz",
-        "members_only": False,
-        "type": poll_type,
-    }
-    if poll_type == "quiz":
-        out["correct_option_id"] = poll.correct_option_id
-        out["correct_option_ids"] = [poll.correct_option_id]
-    return out
+    return polls.poll_object(
+        stand.world.polls.mint_id(),
+        poll.question,
+        [(text, []) for text in poll.options],
+        poll_type=poll_type,
+        is_anonymous=poll.is_anonymous,
+        allows_multiple_answers=poll.allows_multiple_answers and poll_type == "regular",
+        correct_option_ids=[poll.correct_option_id] if poll_type == "quiz" else None,
+    )
 
 
 def _users_shared(stand: Stand, button: ReplyButton, body: ReplyButtonIn) -> dict[str, Any]:
@@ -192,29 +182,27 @@ def share(stand: Stand, body: ShareIn) -> tuple[int, int]:
     kind = given[0]
     if kind == "poll":
         assert body.poll is not None
-        return stand.inject(body, "", extra={"poll": new_poll(stand, body.poll, body.poll.type or "regular")})
+        poll = new_poll(stand, body.poll, body.poll.type or "regular")
+        return stand.inject(body, "", media=Media("poll", fields=poll))
     raw = dict(getattr(body, kind))
+    fields: dict[str, Any]
     if kind == "location":
-        extra = {"location": _location(raw, live=True)}
+        fields = _location(raw, live=True)
     elif kind == "venue":
         loc = _location(raw.pop("location", None) or {}, live=False)
         for name in ("title", "address"):
             if not isinstance(raw.get(name), str) or not raw[name]:
                 raise SimError(400, f"venue.{name} is required")
-        venue = {"location": loc, **{k: v for k, v in raw.items() if isinstance(v, str)}}
-        extra = {"location": loc, "venue": venue}
+        fields = {"location": loc, **{k: v for k, v in raw.items() if isinstance(v, str)}}
     elif kind == "contact":
         for name in ("phone_number", "first_name"):
             if not isinstance(raw.get(name), str) or not raw[name]:
                 raise SimError(400, f"contact.{name} is required")
-        extra = {
-            "contact": {
-                k: v for k, v in raw.items() if k in ("phone_number", "first_name", "last_name", "user_id", "vcard")
-            }
-        }
+        keep = ("phone_number", "first_name", "last_name", "user_id", "vcard")
+        fields = {k: v for k, v in raw.items() if k in keep}
     else:
-        extra = {"dice": _dice(raw)}
-    return stand.inject(body, "", extra=extra)
+        fields = _dice(raw)
+    return stand.inject(body, "", media=Media(kind, fields=fields))
 
 
 def _location(raw: Any, *, live: bool) -> dict[str, Any]:
@@ -266,45 +254,9 @@ def _target(stand: Stand, body: TargetIn) -> tuple[Chat, StoredMessage, User]:
 
 
 def vote(stand: Stand, body: VoteIn) -> dict[str, Any]:
-    """The person votes (or, with no options, retracts): the poll's counts change, its owner bot hears of it."""
+    """The person votes (or, with no options, retracts) in the poll of a message: :func:`polls.vote`."""
     _, msg, person = _target(stand, body)
-    poll = msg.extra.get("poll")
-    if poll is None:
-        raise SimError(400, f"message {msg.message_id} is not a poll")
-    if poll["is_closed"]:
-        raise SimError(409, f"the poll of message {msg.message_id} is closed")
-    votes = stand.world.poll_votes.setdefault(poll["id"], {})
-    before = votes.get(person.id, [])
-    chosen = sorted(set(body.options))
-    quiz = poll["type"] == "quiz"
-    if any(not 0 <= i < len(poll["options"]) for i in chosen):
-        raise SimError(400, f"options are 0..{len(poll['options']) - 1}")
-    if len(chosen) > 1 and not poll["allows_multiple_answers"]:
-        raise SimError(400, "this poll takes one answer")
-    if before and not poll.get("allows_revoting", not quiz):
-        raise SimError(409, "this poll's answers can't be changed or retracted")
-    if not chosen and not before:
-        raise SimError(409, f"{person.handle} has not voted in this poll")
-    for i in before:
-        poll["options"][i]["voter_count"] -= 1
-    for i in chosen:
-        poll["options"][i]["voter_count"] += 1
-    if chosen:
-        votes[person.id] = chosen
-    else:
-        votes.pop(person.id, None)
-    poll["total_voter_count"] = len(votes)
-    out: dict[str, Any] = {"poll_id": poll["id"], "update_id": 0}
-    owner = visibility.poll_owner(stand, msg)
-    if owner is not None:
-        if not poll["is_anonymous"]:
-            persistent = [poll["options"][i]["persistent_id"] for i in chosen]
-            answer = {"poll_id": poll["id"], "user": person.json(), "option_ids": chosen}
-            answer["option_persistent_ids"] = persistent
-            out["update_id"] = owner.push("poll_answer", answer)
-        update_id = owner.push("poll", copy.deepcopy(poll))
-        out["update_id"] = out["update_id"] or update_id
-    return out
+    return polls.vote(stand, msg, person, body.options)
 
 
 def edit(stand: Stand, body: EditIn) -> dict[str, Any]:
@@ -312,7 +264,7 @@ def edit(stand: Stand, body: EditIn) -> dict[str, Any]:
     chat, msg, person = _target(stand, body)
     if msg.sender is None or msg.sender.id != person.id:
         raise SimError(403, f"message {msg.message_id} is not {person.handle}'s")
-    if msg.service or has_content(msg.extra):
+    if msg.service or (msg.media is not None and not msg.media.captioned):
         raise SimError(400, f"message {msg.message_id} has no text to edit")
     if not body.text.strip():
         raise SimError(400, "text is empty")
@@ -383,10 +335,12 @@ def forward(stand: Stand, body: ForwardIn) -> tuple[int, int]:
         if source_chat is None or source is None:
             raise SimError(404, f"message {body.message_id} not found in chat {body.from_chat_id}")
         origin = _stored_origin(source_chat, source, hidden=body.hidden)
-        extra = {k: v for k, v in source.extra.items() if k in CONTENT_KEYS}
         text = source.caption if source.is_media else source.text
-        extra["forward_origin"] = origin
-        return stand.inject(body, text, photo=source.photo, document=source.document, extra=extra)
+        # A forwarded poll is the same poll (its votes are shared); other content is copied.
+        media = source.media
+        if media is not None and media.kind != "poll":
+            media = Media(media.kind, media.file, copy.deepcopy(media.fields))
+        return stand.inject(body, text, media=media, extra={"forward_origin": origin})
     if body.origin is None or not body.text.strip():
         raise SimError(400, "give from_chat_id and message_id, or text and origin")
     return stand.inject(body, body.text, extra={"forward_origin": _outside_origin(stand, body.origin)})
