@@ -291,6 +291,18 @@ def bot_shows_reply_keyboard(tgfake: StandClient, spec: str) -> None:
         raise _fail(tgfake, f"the person's reply keyboard is {shown}, expected {spec}")
 
 
+@then(parsers.re(r"the poll of message (?P<mid>\d+) shows " + _QUOTED))
+def poll_shows(tgfake: StandClient, mid: str, text: str) -> None:
+    """Each option with its votes as the transcript writes them: ``"Yes: 1", "No: 0"``; ``(closed)`` is not asked."""
+    message = next((m for m in tgfake.messages() if m.message_id == int(mid)), None)
+    if message is None or message.poll is None:
+        raise _fail(tgfake, f"message {mid} is not a poll")
+    want = re.findall(r'"([^"]*)"', f'"{text}"')
+    got = [f"{o['text']}: {o['voter_count']}" for o in message.poll["options"]]
+    if got != want:
+        raise _fail(tgfake, f"the poll of message {mid} shows {got}, expected {want}")
+
+
 @then(parsers.re(r"the bot edits the message to " + _QUOTED))
 def bot_edits_message(tgfake: StandClient, text: str) -> None:
     want = _unquote(text)

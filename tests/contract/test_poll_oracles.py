@@ -189,7 +189,9 @@ async def test_aiogram_quiz_bot(wire: Wire) -> None:
         states.append(state)
 
     polling = asyncio.create_task(
-        dp.start_polling(bot, polling_timeout=1, handle_signals=False, allowed_updates=["message", "poll", "poll_answer"])
+        dp.start_polling(
+            bot, polling_timeout=1, handle_signals=False, allowed_updates=["message", "poll", "poll_answer"]
+        )
     )
     try:
         await wire.say("/quiz")

@@ -15,6 +15,7 @@ from tgfake.bdd import (
     person_reacts,
     person_shares_location,
     person_votes,
+    poll_shows,
 )
 from tgfake.options import Options
 from tgfake.testing import AsyncStandClient, StandClient, ThreadedStand
@@ -87,3 +88,42 @@ async def test_async_client_for_the_persons_doings(stand_url: str) -> None:
         await client.forward(from_chat_id=4242, message_id=1)
         await client.delete(1)
         assert await client.transcript() == "[2] alice: [dice 🎲 3]\n[3] alice: [forwarded from alice] hi!\n"
+
+
+def bot_polls(url: str, **params: object) -> int:
+    data = json.dumps({"chat_id": 4242, "question": "Lunch?", "options": ["Soup", "Salad"], **params}).encode()
+    req = urllib.request.Request(f"{url}/bot{TOKEN}/sendPoll", data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return int(json.loads(resp.read())["result"]["message_id"])
+
+
+def test_the_clients_read_and_vote_in_the_bots_poll(stand_url: str) -> None:
+    client = StandClient(stand_url)
+    client.send("hi")
+    mid = bot_polls(stand_url, is_anonymous=False)
+    [message] = [m for m in client.messages() if m.message_id == mid]
+    assert message.kind == "poll"
+    assert message.poll is not None
+    assert [o["text"] for o in message.poll["options"]] == ["Soup", "Salad"]
+    assert message.poll_option("Salad") == 1
+    person_votes(client, "alice", "Salad", str(mid))
+    [message] = [m for m in client.messages() if m.message_id == mid]
+    assert message.poll is not None
+    assert [o["voter_count"] for o in message.poll["options"]] == [0, 1]
+    poll_shows(client, str(mid), 'Soup: 0", "Salad: 1')
+    with pytest.raises(AssertionError, match=r"shows \['Soup: 0', 'Salad: 1'\], expected \['Soup: 1'\]"):
+        poll_shows(client, str(mid), "Soup: 1")
+    assert client.messages()[0].poll is None
+    with pytest.raises(AssertionError, match="message 1 is not a poll"):
+        person_votes(client, "alice", "Soup", "1")
+    assert f"[{mid}] bot: [poll 'Lunch?'] [Soup: 0] [Salad: 1]" in client.transcript()
+
+
+async def test_the_async_client_votes_and_retracts(stand_url: str) -> None:
+    async with AsyncStandClient(stand_url) as client:
+        await client.send("hi")
+        mid = bot_polls(stand_url, allows_multiple_answers=True)
+        await client.vote(mid, [0, 1])
+        assert f"[{mid}] bot: [poll 'Lunch?'] [Soup: 1] [Salad: 1]" in await client.transcript()
+        await client.vote(mid, [])
+        assert f"[{mid}] bot: [poll 'Lunch?'] [Soup: 0] [Salad: 0]" in await client.transcript()
