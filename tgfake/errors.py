@@ -266,19 +266,15 @@ CUSTOM_EMOJI_ID_NOT_STRING = "Bad Request: custom emoji identifier must be of ty
 
 # --- polls and checklists (tgfake/botapi/polls.py): Client.cpp, TDLib's MessageContent.cpp, PollOption.cpp,
 # PollManager.cpp, MessagesManager.cpp, Telegram's server ----------------------------------------------------------
-POLL_OPTIONS_BAD = "Bad Request: can't parse options JSON object"
 POLL_OPTIONS_NOT_ARRAY = "Bad Request: expected an Array of String as options"
 POLL_OPTION_NOT_STRING = "Bad Request: expected an option to be of type String"
 POLL_OPTION_MEDIA = "Bad Request: failed to parse poll option media: {problem}"
-POLL_MEDIA_BAD = "Bad Request: can't parse InputPollMedia JSON object"
 POLL_MEDIA_PROBLEM = "Bad Request: failed to parse InputPollMedia: {problem}"
 POLL_MEDIA_TYPE = "invalid type specified"
 POLL_TYPE_UNSUPPORTED = "Bad Request: unsupported poll type specified"
-CORRECT_IDS_BAD = "Bad Request: can't parse correct option identifiers JSON object"
 CORRECT_IDS_NOT_ARRAY = "Bad Request: expected an Array of correct option identifiers"
 CORRECT_ID_NOT_NUMBER = "Bad Request: correct option identifier must be of type Number"
 CORRECT_ID_INVALID = "Bad Request: invalid correct option identifier specified"
-COUNTRY_CODES_BAD = "Bad Request: can't parse country_codes JSON object"
 STRINGS_NOT_ARRAY = "Bad Request: expected an Array of String"
 TOO_MANY_ITEMS = "Bad Request: too many items specified"
 POLL_QUESTION_TOO_LONG = "Bad Request: poll question length must not exceed {limit}"

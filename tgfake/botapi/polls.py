@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi.common import chat_id, entities_json, post_message
-from tgfake.botapi.fields import FieldError, optional_string, refuse, required_string, to_bool
+from tgfake.botapi.fields import FieldError, decode_param, optional_string, refuse, required_string, to_bool
 from tgfake.botapi.keyboards import parse_inline_keyboard, parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.botapi.schema import to_integer
 from tgfake.content import Media
 from tgfake.errors import bad_request
-from tgfake.params import Params, loads, parse_int
+from tgfake.params import Params, parse_int
 from tgfake.text import FormattedText, format_text
 from tgfake.world import polls
 
@@ -62,13 +62,7 @@ def _poll_media(raw: Any, *, for_option: bool) -> None:
 
 
 def _media_param(p: Params, name: str) -> None:
-    raw = p.text(name)
-    if not raw:
-        return
-    try:
-        value = loads(raw)
-    except ValueError:
-        raise bad_request(errors.POLL_MEDIA_BAD) from None
+    value = decode_param(p, name, "InputPollMedia")
     try:
         _poll_media(value, for_option=False)
     except FieldError as exc:
@@ -77,10 +71,7 @@ def _media_param(p: Params, name: str) -> None:
 
 def _options(ctx: BotCall, p: Params) -> list[tuple[FormattedText, list[dict[str, Any]]]]:
     """``get_input_poll_options``: a JSON array of strings or InputPollOption objects."""
-    try:
-        value = loads(p.text("options"))
-    except ValueError:
-        raise bad_request(errors.POLL_OPTIONS_BAD) from None
+    value = decode_param(p, "options", "options")
     if not isinstance(value, list):
         raise bad_request(errors.POLL_OPTIONS_NOT_ARRAY)
     out: list[FormattedText] = []
@@ -105,20 +96,18 @@ def _options(ctx: BotCall, p: Params) -> list[tuple[FormattedText, list[dict[str
 
 
 def _correct_option_ids(p: Params) -> list[int]:
+    """``correct_option_ids`` (a JSON array of integers) wins over ``correct_option_id`` (garbage reads as 0)."""
     if p.get("correct_option_ids") is not None:
-        try:
-            value = loads(p.text("correct_option_ids"))
-        except ValueError:
-            raise bad_request(errors.CORRECT_IDS_BAD) from None
+        value = decode_param(p, "correct_option_ids", "correct option identifiers")
         if not isinstance(value, list):
             raise bad_request(errors.CORRECT_IDS_NOT_ARRAY)
         ids = []
         for item in value:
             if not isinstance(item, int | float) or isinstance(item, bool):
                 raise bad_request(errors.CORRECT_ID_NOT_NUMBER)
-            if item != int(item) or not -(2**31) <= item < 2**31:
+            if not isinstance(item, int) or not -(2**31) <= item < 2**31:  # td::to_integer_safe<int32>
                 raise bad_request(errors.CORRECT_ID_INVALID)
-            ids.append(int(item))
+            ids.append(item)
         return ids
     if p.get("correct_option_id") is not None:
         raw = p.text("correct_option_id")
@@ -128,13 +117,9 @@ def _correct_option_ids(p: Params) -> list[int]:
 
 def _country_codes(p: Params) -> list[str]:
     """``get_strings(query, 12, "country_codes")``."""
-    raw = p.text("country_codes")
-    if not raw:
+    value = decode_param(p, "country_codes", "country_codes")
+    if value is None and not p.text("country_codes"):
         return []
-    try:
-        value = loads(raw)
-    except ValueError:
-        raise bad_request(errors.COUNTRY_CODES_BAD) from None
     if not isinstance(value, list):
         raise bad_request(errors.STRINGS_NOT_ARRAY)
     if len(value) > MAX_COUNTRIES:
