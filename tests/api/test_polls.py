@@ -8,11 +8,14 @@ import json
 from typing import Any
 
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import Wire
+from tgfake.app import create_app
 from tgfake.clock import ManualClock
+from tgfake.options import Options
 
 OPTIONS = json.dumps(["Red", "Green", "Blue"])
 
@@ -322,3 +325,15 @@ async def test_any_poll_parameters_are_a_200_or_a_telegram_400(wire: Wire, param
         assert body["description"].startswith("Bad Request: "), body
     else:
         assert body["result"]["poll"]["options"], body
+
+
+async def test_on_the_wall_clock_a_held_get_updates_hears_the_close() -> None:
+    """No call comes at the close date: the stand's timer closes the poll and wakes the bot's held long poll."""
+    async with TestClient(TestServer(create_app(Options(poll_max=5.0)))) as client:
+        wire = Wire(client)
+        await wire.say("hi")
+        mid = (await send(wire, open_period=1))["message_id"]
+        await kinds(wire)
+        got = await wire.ok("getUpdates", timeout=5)  # held until the poll closes, about a second later
+        assert [u["poll"]["is_closed"] for u in got] == [True]
+        assert f"[{mid}] bot: [poll 'Colour?' (closed)]" in await wire.text()

@@ -11,6 +11,7 @@ JSON and type only and not kept (the stand shows polls without pictures).
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 from typing import TYPE_CHECKING, Any
@@ -202,11 +203,12 @@ async def send_poll(ctx: BotCall, p: Params) -> Any:
     _media_param(p, "media")
     keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
 
+    now = ctx.unix_now()
+    period, closes = (open_period, now + open_period) if open_period else (max(close_date - now, 0), close_date)
+
     def attach() -> dict[str, Any]:
         chat_type = ctx.chat_type(cid)
         _check_content(chat_type, question, options, quiz, correct, countries, members_only, is_anonymous)
-        now = ctx.unix_now()
-        period, closes = (open_period, now + open_period) if open_period else (max(close_date - now, 0), close_date)
         poll = polls.poll_object(
             ctx.world.polls.mint_id(),
             question.text,
@@ -230,8 +232,11 @@ async def send_poll(ctx: BotCall, p: Params) -> Any:
     sent = post_message(ctx, p, cid, keyboard, attach=attach)
     chat = ctx.chat(cid)
     msg = chat.messages.get(sent["message_id"]) if chat is not None else None
-    if msg is not None and msg.media is not None:
+    if msg is not None and msg.media is not None and closes and not is_closed:
         ctx.world.polls.close_at(msg.media.fields, msg)
+        # On the wall clock nobody may call at the close date: a timer wakes the bot's held getUpdates then. (A
+        # moved clock closes the poll when it moves; an early timer finds nothing due.)
+        asyncio.get_running_loop().call_later(max(closes - ctx.now(), 0.0), polls.close_due, ctx.stand)
     return sent
 
 
