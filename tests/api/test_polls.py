@@ -114,6 +114,8 @@ BAD = "Bad Request: "
     ("params", "description"),
     [
         ({"options": "[1"}, "Bad Request: can't parse options JSON object"),
+        ({"options": ""}, "Bad Request: can't parse options JSON object"),
+        ({"question": ""}, "Bad Request: text must be non-empty"),
         ({"options": '{"a": 1}'}, "Bad Request: expected an Array of String as options"),
         ({"options": "[1, 2]"}, "Bad Request: expected an option to be of type String"),
         ({"options": '[{"txt": "a"}]'}, 'Bad Request: can\'t find field "text"'),
@@ -130,6 +132,7 @@ BAD = "Bad Request: "
         ({"type": "quiz", "correct_option_id": "x"}, None),
         ({"type": "quiz", "correct_option_ids": "[1, 0]"}, "Bad Request: correct quiz option list must be increasing"),
         ({"type": "quiz", "correct_option_ids": "[0"}, f"{BAD}can't parse correct option identifiers JSON object"),
+        ({"type": "quiz", "correct_option_ids": ""}, f"{BAD}can't parse correct option identifiers JSON object"),
         ({"type": "quiz", "correct_option_ids": "1"}, "Bad Request: expected an Array of correct option identifiers"),
         ({"type": "quiz", "correct_option_ids": '["0"]'}, f"{BAD}correct option identifier must be of type Number"),
         ({"type": "quiz", "correct_option_ids": "[0.5]"}, "Bad Request: invalid correct option identifier specified"),
@@ -262,6 +265,7 @@ CHECKLIST = json.dumps({"title": "Trip", "tasks": [{"id": 1, "text": "Pack"}]})
     ("checklist", "description"),
     [
         (CHECKLIST, "Bad Request: business connection not found"),
+        ("", 'Bad Request: parameter "checklist" is required'),
         ("{", "Bad Request: can't parse InputChecklist JSON object"),
         ("[]", "Bad Request: can't parse InputChecklist: expected an Object"),
         ('{"tasks": []}', "Bad Request: can't parse InputChecklist: Can't find field \"title\""),

@@ -37,6 +37,8 @@ def _text(text: str, mode: str, entities: Any) -> None:
 
 def _checklist(p: Params) -> None:
     """``get_input_checklist``: a title, a parse mode or entities, two flags and the tasks (id and text each)."""
+    if not p.text("checklist"):  # get_required_string_arg
+        raise bad_request(errors.PARAMETER_REQUIRED.format(name="checklist"))
     value = decode_param(p, "checklist", "InputChecklist")
     try:
         if not isinstance(value, dict):

@@ -72,6 +72,8 @@ def _media_param(p: Params, name: str) -> None:
 
 def _options(ctx: BotCall, p: Params) -> list[tuple[FormattedText, list[dict[str, Any]]]]:
     """``get_input_poll_options``: a JSON array of strings or InputPollOption objects."""
+    if not p.text("options"):  # json_decode of nothing fails
+        raise bad_request(errors.CANT_PARSE_JSON.format(what="options"))
     value = decode_param(p, "options", "options")
     if not isinstance(value, list):
         raise bad_request(errors.POLL_OPTIONS_NOT_ARRAY)
@@ -99,6 +101,8 @@ def _options(ctx: BotCall, p: Params) -> list[tuple[FormattedText, list[dict[str
 def _correct_option_ids(p: Params) -> list[int]:
     """``correct_option_ids`` (a JSON array of integers) wins over ``correct_option_id`` (garbage reads as 0)."""
     if p.get("correct_option_ids") is not None:
+        if not p.text("correct_option_ids"):  # given but empty: json_decode of nothing fails
+            raise bad_request(errors.CANT_PARSE_JSON.format(what="correct option identifiers"))
         value = decode_param(p, "correct_option_ids", "correct option identifiers")
         if not isinstance(value, list):
             raise bad_request(errors.CORRECT_IDS_NOT_ARRAY)
