@@ -242,6 +242,22 @@ async def test_stop_poll_answers_the_poll_and_sets_the_keyboard(wire: Wire) -> N
     assert "    [Go]" in await wire.text()
 
 
+async def test_business_polls_need_a_connection(wire: Wire) -> None:
+    bc = {"business_connection_id": "bc-1"}
+    base = {"chat_id": 4242, "question": "Q", "options": OPTIONS}
+    await wire.refused("sendPoll", 400, "Bad Request: business connection not found", **base, **bc)
+    await wire.refused("stopPoll", 400, "Bad Request: business connection not found", chat_id=4242, message_id=1, **bc)
+    assert await wire.text() == ""
+
+
+async def test_a_deleted_timed_poll_closes_silently(wire: Wire, clock: ManualClock) -> None:
+    mid = (await send(wire, open_period=10))["message_id"]
+    await kinds(wire)
+    await wire.ok("deleteMessage", chat_id=4242, message_id=mid)
+    clock.advance(10)
+    assert await kinds(wire) == []
+
+
 async def test_stop_poll_refusals(wire: Wire) -> None:
     await wire.say("hi")
     await wire.sim("POST", "/sim/share", {"poll": {"question": "Mine", "options": ["a", "b"]}})

@@ -17,6 +17,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
+from tgfake.botapi.absent import no_business_connection
 from tgfake.botapi.common import chat_id, entities_json, post_message
 from tgfake.botapi.fields import FieldError, decode_param, optional_string, refuse, required_string, to_bool
 from tgfake.botapi.keyboards import parse_inline_keyboard, parse_send_markup
@@ -206,6 +207,8 @@ async def send_poll(ctx: BotCall, p: Params) -> Any:
     countries = _country_codes(p)
     _media_param(p, "media")
     keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
+    if p.text("business_connection_id"):  # do_send_message asks for the connection before the chat
+        raise no_business_connection()
 
     now = ctx.unix_now()
     period, closes = (open_period, now + open_period) if open_period else (max(close_date - now, 0), close_date)
@@ -250,6 +253,8 @@ async def stop_poll(ctx: BotCall, p: Params) -> Any:
     ``reply_markup`` (none given removes it, as an edit does)."""
     cid = chat_id(p)
     keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
+    if p.text("business_connection_id"):
+        raise no_business_connection()
     chat = ctx.chat(cid)
     msg = chat.live(parse_int(p.text("message_id")) or 0) if chat is not None else None
     if chat is None or msg is None:

@@ -176,5 +176,5 @@ def close_due(stand: Stand) -> None:
             continue
         closing.pop(poll_id)
         poll = poll_of(msg)
-        if poll is not None and not poll["is_closed"]:
+        if poll is not None and not poll["is_closed"] and not msg.deleted:  # a deleted poll tells no one
             close(stand, msg)
