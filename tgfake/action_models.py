@@ -10,7 +10,7 @@ from tgfake.models import Ref, SenderFields, SimBody
 
 
 class PollIn(SimBody):
-    """A poll the person creates (a request_poll button, or ``POST /sim/poll``)."""
+    """A poll the person creates (a request_poll button, or ``POST /sim/share``)."""
 
     question: str = ""
     options: list[str] = Field(default_factory=list)
