@@ -259,3 +259,18 @@ async def test_url_and_web_app_buttons_are_no_callbacks_and_callback_urls_show(w
     await wire.ok("answerCallbackQuery", callback_query_id=tap["callback_query_id"], url=url)
     _, chat = await wire.sim("GET", "/sim/chat/4242")
     assert chat["callbacks"] == [{"id": tap["callback_query_id"], "url": url}]
+
+
+async def test_a_forwarded_poll_is_the_same_poll(wire: Wire) -> None:
+    await wire.say("hi")
+    poll_id, mid = await bot_poll(wire)
+    forwarded = await act(wire, "/sim/forward", {"from_chat_id": 4242, "message_id": mid})
+    await act(wire, "/sim/vote", {"message_id": forwarded["message_id"], "options": [1]})
+    got = [u["message"] for u in await updates(wire) if "message" in u]
+    assert got[-1]["poll"]["id"] == poll_id
+    assert got[-1]["forward_origin"]["type"] == "user"
+    lines = (await wire.text()).splitlines()
+    assert lines[-2:] == [
+        f"[{mid}] bot: [poll 'Best?'] [A: 0] [B: 1] [C: 0]",
+        f"[{forwarded['message_id']}] alice: [forwarded from tgfake_bot] [poll 'Best?'] [A: 0] [B: 1] [C: 0]",
+    ]
