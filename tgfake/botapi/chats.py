@@ -106,8 +106,12 @@ def full_info(ctx: BotCall, chat: Chat) -> dict[str, Any]:
         primary = _primary_link(chat)
         if primary:
             out["invite_link"] = primary
+        if chat.sticker_set_name:
+            out["sticker_set_name"] = chat.sticker_set_name
         if chat.type == "channel":
             out["can_send_gift"] = True
+        if chat.type == "supergroup" and bot_member(ctx, chat).can("can_change_info"):
+            out["can_set_sticker_set"] = True  # setChatStickerSet (tgfake/botapi/group_settings.py)
         if chat.type == "supergroup":
             out["permissions"] = permissions_json(chat.permissions)
             if chat.join_by_request:

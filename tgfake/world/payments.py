@@ -108,3 +108,11 @@ class Payments:
 
     def balance(self, bot_id: int) -> int:
         return sum(int(t["signed"]) for t in self.transactions.get(bot_id, []))
+
+    def record(self, bot_id: int, signed: int, entry: dict[str, Any]) -> None:
+        """One Star transaction of the bot (``signed`` > 0 comes in); getStarTransactions shows ``entry``."""
+        self.transactions.setdefault(bot_id, []).append({"signed": signed, "json": entry})
+
+    def transaction_id(self) -> str:
+        """An id for a transaction that no charge names (a Premium gift, a paid media purchase)."""
+        return f"stxtgfake{self.mint()}"
