@@ -26,8 +26,16 @@ if TYPE_CHECKING:
 REFUSAL_ONLY = True
 
 
-def no_ephemeral_message(ctx: BotCall, p: Params) -> Exception:
-    """The refusal every ephemeral method ends in, after the receiver and the chat are checked in order."""
+@bot_method("deleteEphemeralMessage")
+@bot_method("editEphemeralMessageText")
+@bot_method("editEphemeralMessageCaption")
+@bot_method("editEphemeralMessageMedia")
+@bot_method("editEphemeralMessageReplyMarkup")
+async def no_ephemeral_message(ctx: BotCall, p: Params) -> Any:
+    """No ephemeral message exists (sendMessage's ephemeral parameters are not modelled): ``MESSAGE_ID_INVALID``.
+
+    The receiver and the chat are checked first, in the order the other methods read them.
+    """
     receiver = to_integer(p.text("receiver_user_id"))
     if receiver <= 0:
         raise bad_request(errors.INVALID_ID.format(name="receiver_user_id"))
@@ -36,34 +44,4 @@ def no_ephemeral_message(ctx: BotCall, p: Params) -> Exception:
     known_chat(ctx, p)
     if receiver not in ctx.world.users and receiver not in ctx.stand.bots:
         raise bad_request(errors.CANT_ACCESS_USER)
-    return bad_request(errors.MESSAGE_ID_INVALID)
-
-
-@bot_method("deleteEphemeralMessage")
-async def delete_ephemeral_message(ctx: BotCall, p: Params) -> Any:
-    """No ephemeral message exists (sendMessage's ephemeral parameters are not modelled): ``MESSAGE_ID_INVALID``."""
-    raise no_ephemeral_message(ctx, p)
-
-
-@bot_method("editEphemeralMessageText")
-async def edit_ephemeral_message_text(ctx: BotCall, p: Params) -> Any:
-    """No ephemeral message exists (sendMessage's ephemeral parameters are not modelled): ``MESSAGE_ID_INVALID``."""
-    raise no_ephemeral_message(ctx, p)
-
-
-@bot_method("editEphemeralMessageCaption")
-async def edit_ephemeral_message_caption(ctx: BotCall, p: Params) -> Any:
-    """No ephemeral message exists (sendMessage's ephemeral parameters are not modelled): ``MESSAGE_ID_INVALID``."""
-    raise no_ephemeral_message(ctx, p)
-
-
-@bot_method("editEphemeralMessageMedia")
-async def edit_ephemeral_message_media(ctx: BotCall, p: Params) -> Any:
-    """No ephemeral message exists (sendMessage's ephemeral parameters are not modelled): ``MESSAGE_ID_INVALID``."""
-    raise no_ephemeral_message(ctx, p)
-
-
-@bot_method("editEphemeralMessageReplyMarkup")
-async def edit_ephemeral_message_reply_markup(ctx: BotCall, p: Params) -> Any:
-    """No ephemeral message exists (sendMessage's ephemeral parameters are not modelled): ``MESSAGE_ID_INVALID``."""
-    raise no_ephemeral_message(ctx, p)
+    raise bad_request(errors.MESSAGE_ID_INVALID)

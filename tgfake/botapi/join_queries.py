@@ -22,12 +22,7 @@ REFUSAL_ONLY = True
 
 
 @bot_method("answerChatJoinRequestQuery")
-async def answer_chat_join_request_query(ctx: BotCall, p: Params) -> Any:
-    """No chat assigns the bot its join requests, so no query is open: ``... query ID is invalid``."""
-    raise bad_request(errors.QUERY_TOO_OLD)
-
-
 @bot_method("sendChatJoinRequestWebApp")
-async def send_chat_join_request_web_app(ctx: BotCall, p: Params) -> Any:
+async def no_join_request_query(ctx: BotCall, p: Params) -> Any:
     """No chat assigns the bot its join requests, so no query is open: ``... query ID is invalid``."""
     raise bad_request(errors.QUERY_TOO_OLD)

@@ -8,7 +8,7 @@ errors are only kept (``World.grants.passport_errors``) and the answer is True, 
 
 from __future__ import annotations
 
-import re
+import base64
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
@@ -41,12 +41,16 @@ ELEMENT_TYPES = frozenset(
 )
 ONE_FILE = frozenset(("file", "selfie", "translation_file", "front_side", "reverse_side"))
 MANY_FILES = frozenset(("files", "translation_files"))
-_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 
 
 def _hash(value: str) -> str:
-    """``get_passport_element_hash``: td::is_base64 (padded to a multiple of 4)."""
-    if len(value) % 4 or not _BASE64.fullmatch(value):
+    """``get_passport_element_hash``: td::is_base64, which takes only the canonical encoding (padded to a multiple of
+    4, the unused bits of the last character zero), so it is exactly what re-encodes to itself."""
+    try:
+        canonical = base64.b64encode(base64.b64decode(value, validate=True)).decode() == value
+    except ValueError:
+        canonical = False
+    if not canonical:
         raise FieldError("hash isn't a valid base64-encoded string")
     return value
 
