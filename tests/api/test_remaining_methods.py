@@ -198,7 +198,11 @@ async def test_an_emoji_status_needs_the_persons_leave(wire: Wire) -> None:
     assert await wire.ok(set_status, **params) is True
     seen = await sim_ok(wire, "/sim/emoji-status-access", {"user_id": ALICE})
     assert seen["emoji_status"] == {"custom_emoji_id": "5123", "expiration_date": 1900000000}
+    info = await wire.ok("getChat", chat_id=ALICE)
+    assert (info["emoji_status_custom_emoji_id"], info["emoji_status_expiration_date"]) == ("5123", 1900000000)
+    assert list(info)[-3:] == ["emoji_status_expiration_date", "max_reaction_count", "accent_color_id"]
     assert await wire.ok(set_status, user_id=ALICE) is True  # no emoji id clears the status
+    assert "emoji_status_custom_emoji_id" not in await wire.ok("getChat", chat_id=ALICE)
     revoked = await sim_ok(wire, "/sim/emoji-status-access", {"user_id": ALICE, "allowed": False})
     assert (revoked["allowed"], revoked["emoji_status"]) == (False, None)
     await wire.refused(set_status, 403, forbidden, user_id=ALICE, emoji_status_custom_emoji_id=5)

@@ -122,6 +122,11 @@ def full_info(ctx: BotCall, chat: Chat) -> dict[str, Any]:
     pinned = _newest_pinned(chat)
     if pinned is not None:
         out["pinned_message"] = message_json(chat, pinned, quote=False)
+    status = ctx.world.grants.emoji_statuses.get(chat.id) if chat.type == "private" else None
+    if status is not None:  # setUserEmojiStatus (tgfake/botapi/user_profile.py)
+        out["emoji_status_custom_emoji_id"] = status["custom_emoji_id"]
+        if "expiration_date" in status:
+            out["emoji_status_expiration_date"] = status["expiration_date"]
     out["max_reaction_count"] = MAX_REACTIONS
     out["accent_color_id"] = accent_color_id(chat)
     return out

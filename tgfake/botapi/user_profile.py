@@ -3,7 +3,8 @@
 setUserEmojiStatus is ``process_set_user_emoji_status_query`` (``user_id``, the custom emoji id and expiry read with
 ``to_integer``, ``check_user``) and TDLib's ``UpdateUserEmojiStatusQuery``: without the person's leave (the Mini
 App's ``requestEmojiStatusAccess``, played by ``POST /sim/emoji-status-access``) Telegram's server answers
-``USER_PERMISSION_DENIED``, which TDLib words as a 403. The stand does not check that the custom emoji exists.
+``USER_PERMISSION_DENIED``, which TDLib words as a 403. getChat of the person's private chat then shows the
+status. The stand does not check that the custom emoji exists.
 
 getUserPersonalChatMessages is ``process_get_user_personal_chat_messages_query`` (``limit`` clamped to 0..20, then
 ``check_user``) and TDLib's ``get_personal_chat_history`` (``Limit must be positive``). No person of the stand has
