@@ -246,6 +246,7 @@ class Chat:
     callbacks: list[CallbackAnswer] = field(default_factory=list)
     drafts: Drafts = field(default_factory=Drafts)
     photo: StoredFile | None = None  # setChatPhoto's upload
+    sticker_set_name: str = ""  # a supergroup's sticker set (setChatStickerSet)
     invite_links: dict[str, InviteLink] = field(default_factory=dict)  # by link, the primary one included
     banned_senders: dict[int, int] = field(default_factory=dict)  # banChatSenderChat: sender chat id -> until_date
     general: Topic = field(default_factory=lambda: Topic(message_thread_id=1, name="General"))  # a forum's General

@@ -83,13 +83,18 @@ def media_json(media: Media) -> dict[str, Any]:
         return out
     if media.kind == "venue":
         return {"location": media.fields["location"], "venue": dict(media.fields)}
-    if media.kind in ("poll", "paid_media"):
-        return {media.kind: copy.deepcopy(media.fields)}  # a vote changes the poll later, not updates already queued
+    if media.kind == "poll":
+        return {"poll": copy.deepcopy(media.fields)}  # a vote changes the poll later, not updates already queued
+    if media.kind == "paid_media":  # the bot's own view: every item unlocked (Client.cpp's JsonPaidMediaInfo)
+        paid = media.fields
+        return {"paid_media": {"star_count": paid["star_count"], "paid_media": copy.deepcopy(paid["paid_media"])}}
     return {media.kind: dict(media.fields)}
 
 
 def media_view(media: Media) -> dict[str, Any]:
     """The sim view of the content: the file's name, type and size with the kind's fields, or the fields."""
+    if media.kind == "paid_media":
+        return paid_media_view(media.fields)
     out: dict[str, Any] = {}
     f = media.file
     if f is not None:
@@ -101,6 +106,27 @@ def media_view(media: Media) -> dict[str, Any]:
     out.update(f.meta if f is not None else {})
     out.update(media.fields)
     return out
+
+
+def paid_preview(item: dict[str, Any]) -> dict[str, Any]:
+    """What a person who has not paid sees of one paid item: its ``preview`` size and duration (JsonPaidMedia)."""
+    kind = item["type"]
+    shown = item[kind]
+    if kind == "photo":
+        shown = shown[-1]
+    elif kind == "live_photo":
+        shown = {**shown["photo"][-1], "duration": shown.get("duration", 0)}
+    out: dict[str, Any] = {"type": "preview"}
+    for key in ("width", "height", "duration"):
+        if shown.get(key):
+            out[key] = shown[key]
+    return out
+
+
+def paid_media_view(fields: dict[str, Any]) -> dict[str, Any]:
+    """The sim view of paid media: the price, the locked previews, and who bought it (tgfake/world/paid_media.py)."""
+    previews = [paid_preview(item) for item in fields["paid_media"]]
+    return {"star_count": fields["star_count"], "paid_media": previews, "purchased_by": list(fields["purchased_by"])}
 
 
 def _seconds(fields: dict[str, Any]) -> str:

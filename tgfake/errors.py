@@ -293,6 +293,29 @@ POLL_CANT_STOP = "Bad Request: poll can't be stopped"
 POLL_ALREADY_CLOSED = "Bad Request: poll has already been closed"
 CHECKLIST_PROBLEM = "Bad Request: can't parse InputChecklist: {problem}"
 CHECKLIST_TASK_PROBLEM = "Can't parse InputChecklistTask: {problem}"
+# --- issue 12's remaining methods (tgfake/botapi/ephemeral.py, premium.py, group_settings.py, paid_media.py...) ---
+CANT_ACCESS_USER = "Bad Request: can't access the user"  # TDLib's Edit/DeleteEphemeralMessageQuery
+MESSAGE_ID_INVALID = "Bad Request: MESSAGE_ID_INVALID"  # MTProto: no message with that id
+RESULT_NOT_SPECIFIED = "Bad Request: result isn't specified"  # Client.cpp get_inline_query_result
+RESULT_BAD_JSON = "Bad Request: can't parse JSON encoded web view query results"
+RESULT_NOT_OBJECT = "Bad Request: inline query result must be an object"
+AMOUNT_INVALID = "Bad Request: invalid amount of the currency specified"  # TDLib check_payment_amount
+PREMIUM_PRICE_WRONG = "Bad Request: wrong Premium subscription price specified"  # GetPremiumGiftPaymentFormQuery
+BALANCE_TOO_LOW = "Bad Request: BALANCE_TOO_LOW"
+STICKER_SET_NAME_EMPTY = "Bad Request: sticker_set_name is empty"  # Client.cpp resolve_sticker_set
+STICKER_SET_NOT_FOUND = "Bad Request: sticker set not found"
+NO_RIGHTS_STICKER_SET = "Bad Request: not enough rights to change supergroup sticker set"  # TDLib ChatManager
+TAG_IN_PRIVATE = "Bad Request: chat member tag can't be changed in private chats"
+LIMIT_NOT_POSITIVE = "Bad Request: limit must be positive"  # TDLib get_personal_chat_history
+EMOJI_STATUS_FORBIDDEN = "Forbidden: not enough rights to change the user's emoji status"  # USER_PERMISSION_DENIED
+PASSPORT_ERRORS_BAD_JSON = "Bad Request: can't parse errors JSON object"  # Client.cpp get_passport_element_errors
+PASSPORT_ERRORS_NOT_ARRAY = "Bad Request: expected an Array of PassportElementError"
+PASSPORT_ERROR_PROBLEM = "Bad Request: can't parse PassportElementError: {problem}"
+PAID_MEDIA_BAD_JSON = "Bad Request: can't parse paid media JSON object"  # Client.cpp get_paid_media
+PAID_MEDIA_NOT_ARRAY = "Bad Request: expected an Array of InputPaidMedia"
+PAID_MEDIA_PROBLEM = "Bad Request: can't parse InputPaidMedia: {problem}"
+PAID_MEDIA_PRICE = "Bad Request: invalid media price specified"  # TDLib MessageContent.cpp
+PAID_MEDIA_COUNT = "Bad Request: invalid number of paid media specified"
 
 
 def default_description(code: int, retry_after: int = 0) -> str:

@@ -40,6 +40,7 @@ from tgfake.world import visibility
 from tgfake.world.bots import Bot, Signal, token_bot_id
 from tgfake.world.flood import COUNTED, FloodControl
 from tgfake.world.games import Games
+from tgfake.world.grants import Grants
 from tgfake.world.members import ADMINISTRATOR, MEMBER, Member, default_permissions, full_rights
 from tgfake.world.payments import Payments
 from tgfake.world.people import (
@@ -118,6 +119,7 @@ class World:
     payments: Payments = field(default_factory=Payments)  # invoices, open queries, charges, Stars
     games: Games = field(default_factory=Games)  # game messages and their high scores
     stickers: Stickers = field(default_factory=Stickers)  # sticker sets owned by bots, uploaded sticker files
+    grants: Grants = field(default_factory=Grants)  # emoji status access, passport data errors
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,8 +106,12 @@ def full_info(ctx: BotCall, chat: Chat) -> dict[str, Any]:
         primary = _primary_link(chat)
         if primary:
             out["invite_link"] = primary
+        if chat.sticker_set_name:
+            out["sticker_set_name"] = chat.sticker_set_name
         if chat.type == "channel":
             out["can_send_gift"] = True
+        if chat.type == "supergroup" and bot_member(ctx, chat).can("can_change_info"):
+            out["can_set_sticker_set"] = True  # setChatStickerSet (tgfake/botapi/group_settings.py)
         if chat.type == "supergroup":
             out["permissions"] = permissions_json(chat.permissions)
             if chat.join_by_request:
@@ -118,6 +122,11 @@ def full_info(ctx: BotCall, chat: Chat) -> dict[str, Any]:
     pinned = _newest_pinned(chat)
     if pinned is not None:
         out["pinned_message"] = message_json(chat, pinned, quote=False)
+    status = ctx.world.grants.emoji_statuses.get(chat.id) if chat.type == "private" else None
+    if status is not None:  # setUserEmojiStatus (tgfake/botapi/user_profile.py)
+        out["emoji_status_custom_emoji_id"] = status["custom_emoji_id"]
+        if "expiration_date" in status:
+            out["emoji_status_expiration_date"] = status["expiration_date"]
     out["max_reaction_count"] = MAX_REACTIONS
     out["accent_color_id"] = accent_color_id(chat)
     return out

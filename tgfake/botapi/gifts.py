@@ -3,8 +3,7 @@
 Reading lists answers empty lists in Telegram's shapes (``Gifts``, ``OwnedGifts``) for a person or chat the stand
 knows; sending names a gift that does not exist, which Telegram refuses with the MTProto error
 ``STARGIFT_INVALID`` (a 400 in capitals, kept by the Bot API server). Owned gifts are managed through a business
-connection, which the stand does not have. giftPremiumSubscription is not served (the refusal Telegram gives a
-bot without Stars is not in any source read).
+connection, which the stand does not have. giftPremiumSubscription is modelled in tgfake/botapi/premium.py.
 """
 
 from __future__ import annotations

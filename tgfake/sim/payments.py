@@ -1,4 +1,8 @@
-"""``POST /sim/pay``: the person pays an invoice (the flow is :func:`tgfake.world.checkout.pay`)."""
+"""``POST /sim/pay``: the person pays an invoice (:func:`tgfake.world.checkout.pay`) or buys paid media.
+
+A ``message_id`` naming a sendPaidMedia message buys it (:func:`tgfake.world.paid_media.buy`); anything else is an
+invoice (the newest in the chat when no ``message_id`` is given).
+"""
 
 from __future__ import annotations
 
@@ -8,13 +12,15 @@ from pydantic import Field
 from tgfake.models import SimBody
 from tgfake.sim.common import read_body, stand_of
 from tgfake.wire import sim_json
-from tgfake.world import checkout
+from tgfake.world import checkout, paid_media
 
 routes = web.RouteTableDef()
 
 
 class PayIn(SimBody):
     """Which invoice (``message_id`` in ``chat_id``, the newest one there, or a ``link``) and what the form holds.
+
+    A ``message_id`` of a sendPaidMedia message buys that media instead (the form's fields do not apply).
 
     ``timeout`` is how long each of the bot's answers is waited for (Telegram's clients wait about 10 s).
     """
@@ -41,6 +47,11 @@ async def pay(request: web.Request) -> web.Response:
     body = await read_body(request, PayIn)
     person = stand.person(body.user_id, body.username, body.first_name, name_from_username=False)
     bot = stand.find_bot(body.bot) if body.bot else stand.default_bot
+    if body.message_id and not body.link:
+        chat = stand.chat_of(bot, body.chat_id or person.id)
+        offer = paid_media.offer_in(stand, chat, body.message_id) if chat is not None else None
+        if chat is not None and offer is not None:
+            return sim_json(paid_media.buy(stand, person, chat, offer))
     chat, invoice = checkout.find_invoice(stand, bot, body.chat_id or person.id, body.message_id, body.link)
     order = checkout.Order(
         name=body.name,

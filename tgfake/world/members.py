@@ -100,6 +100,7 @@ class Member:
     is_anonymous: bool = False
     is_member: bool = True  # a restricted member may be outside the chat
     promoted_by: int = 0  # who made this administrator: only they (or the owner) may edit them
+    tag: str = ""  # a regular member's tag (setChatMemberTag); an administrator's is its custom_title
 
     @property
     def present(self) -> bool:
@@ -125,6 +126,7 @@ class Member:
             is_anonymous=self.is_anonymous,
             is_member=self.is_member,
             promoted_by=self.promoted_by,
+            tag=self.tag,
         )
 
     def json(self, chat_type: str, viewer_id: int = 0) -> dict[str, Any]:
@@ -145,10 +147,14 @@ class Member:
             if self.custom_title:
                 out["custom_title"] = self.custom_title
         elif self.status == RESTRICTED:
+            if self.tag:
+                out["tag"] = self.tag  # before the rest, as Client.cpp's JsonChatMember writes it
             out["is_member"] = self.is_member
             for name in PERMISSIONS:
                 out[name] = self.permissions.get(name, False)
             out["until_date"] = self.until_date
+        elif self.status == MEMBER and self.tag:
+            out["tag"] = self.tag
         elif self.status == KICKED:
             out["until_date"] = self.until_date
         return out

@@ -85,6 +85,19 @@ class Charge:
 
 
 @dataclass(slots=True)
+class PaidOffer:
+    """A sendPaidMedia message: its price, the bot's payload, what buying unlocks, and who bought it."""
+
+    bot_id: int
+    chat_id: int
+    message_id: int
+    star_count: int
+    payload: str
+    paid_media: list[dict[str, Any]]  # PaidMediaPhoto / PaidMediaVideo / live photo, as the bot sees them
+    buyers: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class Payments:
     """Every invoice, open query, charge and Star transaction of the session."""
 
@@ -95,6 +108,7 @@ class Payments:
     charges: dict[str, Charge] = field(default_factory=dict)
     transactions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # bot id -> oldest first
     notices: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # chat id -> what the person was told
+    paid_media: dict[tuple[int, int], PaidOffer] = field(default_factory=dict)  # (chat id, message id) -> offer
     next_id: int = 1
 
     def mint(self) -> int:
@@ -108,3 +122,11 @@ class Payments:
 
     def balance(self, bot_id: int) -> int:
         return sum(int(t["signed"]) for t in self.transactions.get(bot_id, []))
+
+    def record(self, bot_id: int, signed: int, entry: dict[str, Any]) -> None:
+        """One Star transaction of the bot (``signed`` > 0 comes in); getStarTransactions shows ``entry``."""
+        self.transactions.setdefault(bot_id, []).append({"signed": signed, "json": entry})
+
+    def transaction_id(self) -> str:
+        """An id for a transaction that no charge names (a Premium gift, a paid media purchase)."""
+        return f"stxtgfake{self.mint()}"
