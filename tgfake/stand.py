@@ -50,6 +50,7 @@ from tgfake.world.people import (
     User,
     capitalized,
 )
+from tgfake.world.profiles import Profiles
 from tgfake.world.stickers import Stickers
 
 __all__ = ["DEFAULT_USER_ID", "BotCall", "Call", "Described", "Signal", "Stand", "World"]
@@ -119,6 +120,7 @@ class World:
     payments: Payments = field(default_factory=Payments)  # invoices, open queries, charges, Stars
     games: Games = field(default_factory=Games)  # game messages and their high scores
     stickers: Stickers = field(default_factory=Stickers)  # sticker sets owned by bots, uploaded sticker files
+    profiles: Profiles = field(default_factory=Profiles)  # the people's profile photos and audios
 
 
 @dataclass(frozen=True, slots=True)
@@ -540,18 +542,21 @@ class Stand:
         document: StoredFile | None = None,
         extra: dict[str, Any] | None = None,
         reply_to: int | None = None,
+        media: Media | None = None,
+        media_group_id: str = "",
     ) -> tuple[int, int]:
         """The person's message: a text, or with ``photo``/``document`` a file whose caption is ``text``.
 
         Entities are the ones Telegram detects (commands, mentions, links, ...); a caption's go out as
         ``caption_entities``, as Telegram's do. Returns the message id and the update id the addressed bot
         (``bot``, else the default one) got, 0 if it saw nothing. ``extra`` (a contact, a location...:
-        tgfake/extras.py) replaces the text; ``reply_to`` overrides the body's.
+        tgfake/extras.py) replaces the text; ``reply_to`` overrides the body's. ``media`` is a file of any kind
+        (tgfake/world/files.py), ``media_group_id`` the album it belongs to.
         """
-        media = photo is not None or document is not None or has_content(extra or {})
-        content = None
-        if photo is not None or document is not None:
+        content = media
+        if content is None and (photo is not None or document is not None):
             content = Media("photo" if photo is not None else "document", photo or document)
+        shown = content is not None or has_content(extra or {})
         bot = self.find_bot(body.bot)
         person = self.person(body.user_id, body.username, body.first_name, name_from_username=True)
         chat = self.person_chat(body, person, bot)
@@ -571,11 +576,12 @@ class Stand:
                 message_id=chat.mint_message_id(),
                 date=self.unix_now(),
                 sender=person,
-                text="" if media else text,
-                caption=text if media else "",
+                text="" if shown else text,
+                caption=text if shown else "",
                 entities=entities,
                 reply_to=reply_to,
                 media=content,
+                media_group_id=media_group_id,
                 thread_id=body.message_thread_id,
                 extra=extra or {},
             )
