@@ -8,13 +8,21 @@ from __future__ import annotations
 
 import base64
 import io
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from aiohttp import FormData
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import Wire
 from tests.media.media_helpers import image_bytes, mp4_bytes, upload, wav_bytes
+from tgfake.options import Options
+from tgfake.testing import ThreadedStand
 
 LESS = "Input should be less than or equal to {}"
 GREATER = "Input should be greater than or equal to {}"
@@ -54,7 +62,7 @@ FOLDERS = {
 }
 
 
-@pytest.mark.parametrize(("kind", "name", "data", "fields", "method"), KINDS)
+@pytest.mark.parametrize(("kind", "name", "data", "fields", "method"), KINDS, ids=[k[0] for k in KINDS])
 async def test_every_kind_reaches_the_bot_as_the_bots_own_send_of_it_and_downloads(
     wire: Wire, kind: str, name: str, data: bytes, fields: dict[str, Any], method: str
 ) -> None:
@@ -257,3 +265,57 @@ async def test_album_refusals_name_the_problem_and_store_nothing(wire: Wire, ite
     assert await wire.sim("POST", "/sim/album", {"items": items}) == (400, {"error": error})
     assert wire.stand.world.files == {}
     assert await updates(wire) == []
+
+
+# --- album composition, every mix ----------------------------------------------------------------------------------
+ITEM_OF = {
+    "photo": PHOTO,
+    "video": VIDEO,
+    "document": DOC,
+    "audio": AUDIO,
+    "voice": {"type": "voice", "data": b64(OGG)},
+    "animation": {"type": "animation", "data": b64(image_bytes("GIF"))},
+    "sticker": {"type": "sticker", "data": b64(image_bytes("PNG"))},
+    "video_note": {"type": "video_note", "data": b64(mp4_bytes())},
+    "bogus": {"type": "bogus", "data": b64(PDF)},
+}
+
+
+def album_rule(kinds: list[str]) -> bool:
+    """Telegram's rule, stated independently: 2-10 items; all photos/videos, or all documents, or all audio."""
+    return 2 <= len(kinds) <= 10 and any(
+        set(kinds) <= allowed for allowed in ({"photo", "video"}, {"document"}, {"audio"})
+    )
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[str]:
+    with ThreadedStand(Options(poll_max=0.05)) as stand:
+        yield stand.url
+
+
+def post(url: str, body: Any) -> tuple[int, Any]:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST")
+    req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.sampled_from(sorted(ITEM_OF)), max_size=12), st.booleans())
+def test_any_album_is_sent_whole_or_refused_whole_with_a_clear_400(served: str, kinds: list[str], group: bool) -> None:
+    assert post(served + "/sim/reset", {})[0] == 200
+    where = {"chat_id": -200, "chat_type": "supergroup"} if group else {}
+    status, answer = post(served + "/sim/album", {"items": [ITEM_OF[k] for k in kinds], **where})
+    assert status == (200 if album_rule(kinds) else 400), answer
+    if status == 400:
+        assert answer["error"].startswith(("an album has", "items[", "a document", "an audio")), answer
+        assert list(answer) == ["error"]
+        return
+    messages = answer["messages"]
+    assert [m["message_id"] for m in messages] == list(range(1, len(kinds) + 1))
+    assert len({m["file_id"] for m in messages}) == len(kinds)
+    assert answer["media_group_id"]
