@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -126,9 +126,12 @@ class MediaFieldsIn(SimBody):
 
     A field the kind has no use for is refused (a document has no ``duration``); what the bytes tell (a photo's
     and a sticker's size, a clip's duration, an audio file's tags) is read from them when the field is left out.
+    ``caption_entities`` is the formatting the person's client sends (bold, a text link...), MessageEntity objects
+    checked as the Bot API checks them; the entities Telegram detects (commands, links) are added either way.
     """
 
     caption: str = ""
+    caption_entities: list[dict[str, Any]] | None = None
     duration: Duration = 0
     width: Side = 0
     height: Side = 0

@@ -544,6 +544,7 @@ class Stand:
         reply_to: int | None = None,
         media: Media | None = None,
         media_group_id: str = "",
+        entities: list[dict[str, Any]] | None = None,
     ) -> tuple[int, int]:
         """The person's message: a text, or with ``photo``/``document`` a file whose caption is ``text``.
 
@@ -551,7 +552,8 @@ class Stand:
         ``caption_entities``, as Telegram's do. Returns the message id and the update id the addressed bot
         (``bot``, else the default one) got, 0 if it saw nothing. ``extra`` (a contact, a location...:
         tgfake/extras.py) replaces the text; ``reply_to`` overrides the body's. ``media`` is a file of any kind
-        (tgfake/world/files.py), ``media_group_id`` the album it belongs to.
+        (tgfake/world/files.py), ``media_group_id`` the album it belongs to, ``entities`` the ones the client
+        sent merged with the detected ones (none: detect them here).
         """
         content = media
         if content is None and (photo is not None or document is not None):
@@ -563,7 +565,7 @@ class Stand:
         if body.mention:
             handle = "@" + bot.username
             text = f"{handle} {text}" if text else handle
-        entities = [e.json() for e in plain_entities(text)]
+        entities = [e.json() for e in plain_entities(text)] if entities is None else entities
         if body.mention and not (entities and entities[0]["offset"] == 0 and entities[0]["type"] == "mention"):
             # a bot username the detector would not take (too short, odd characters) is still mentioned
             entities = [{"offset": 0, "length": utf16_len(handle), "type": "mention"}] + [

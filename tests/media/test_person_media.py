@@ -319,3 +319,54 @@ def test_any_album_is_sent_whole_or_refused_whole_with_a_clear_400(served: str, 
     assert [m["message_id"] for m in messages] == list(range(1, len(kinds) + 1))
     assert len({m["file_id"] for m in messages}) == len(kinds)
     assert answer["media_group_id"]
+
+
+# --- the client's formatting -----------------------------------------------------------------------------------------
+async def test_caption_entities_the_client_sends_join_the_detected_ones(wire: Wire) -> None:
+    bold = [{"type": "bold", "offset": 0, "length": 4}]
+    body = {"video": {"data": b64(mp4_bytes())}, "caption": "bold see example.com /start", "caption_entities": bold}
+    assert (await wire.sim("POST", "/sim/file", body))[0] == 200
+    form = FormData()
+    form.add_field("caption", "hey 👋 you")
+    form.add_field("caption_entities", '[{"type":"italic","offset":4,"length":2}]')  # 👋 is two UTF-16 units
+    form.add_field("photo", io.BytesIO(image_bytes("PNG")), filename="x.png", content_type="application/octet-stream")
+    resp = await wire.client.post("/sim/file", data=form)
+    assert resp.status == 200, await resp.text()
+    album = [PHOTO | {"caption": "hi alice", "caption_entities": [{"type": "text_mention", "offset": 3, "length": 5,
+             "user": {"id": 4242, "is_bot": False, "first_name": "x"}}]}, PHOTO]  # fmt: skip
+    assert (await wire.sim("POST", "/sim/album", {"items": album}))[0] == 200
+    got = [u["message"] for u in await updates(wire)]
+    assert got[0]["caption_entities"] == [
+        {"offset": 0, "length": 4, "type": "bold"},
+        {"offset": 9, "length": 11, "type": "url"},
+        {"offset": 21, "length": 6, "type": "bot_command"},
+    ]
+    assert got[1]["caption_entities"] == [{"offset": 4, "length": 2, "type": "italic"}]
+    assert got[2]["caption_entities"] == [
+        {
+            "offset": 3,
+            "length": 5,
+            "type": "text_mention",
+            "user": {"id": 4242, "is_bot": False, "first_name": "Alice", "username": "alice"},
+        }
+    ]
+
+
+ENTITY = "caption_entities: can't parse MessageEntity: "
+ENTITY_REFUSALS = [
+    ([{"type": "nope", "offset": 0, "length": 1}], ENTITY + "Unsupported type specified"),
+    ([{"offset": 0}], ENTITY + "Can't find field \"length\""),
+    ([5], "invalid JSON body: caption_entities.0: Input should be an object"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("entities", "error"), ENTITY_REFUSALS)
+async def test_caption_entities_are_checked_as_the_bot_apis(wire: Wire, entities: Any, error: str) -> None:
+    body = {"photo": {"data": PHOTO["data"]}, "caption": "hi", "caption_entities": entities}
+    assert await wire.sim("POST", "/sim/file", body) == (400, {"error": error})
+    body = {"photo": {"data": PHOTO["data"]}, "caption": "hi", "caption_entities": [], "mention": True}
+    assert await wire.sim("POST", "/sim/file", body) == (
+        400,
+        {"error": "caption_entities and mention don't go together: write the @username in the caption"},
+    )
+    assert wire.stand.world.files == {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from typing import Any
 
 from aiohttp import web
@@ -120,6 +121,11 @@ async def _from_form(request: web.Request) -> tuple[FileIn, str, str, bytes]:
     kind = _one_kind([k for k in KINDS if k in params.files])
     upload = params.files[kind]
     fields: dict[str, Any] = {k: v for k, v in params.values.items() if k not in KINDS}
+    if "caption_entities" in fields:  # a JSON array in a text field, as a bot's caption_entities comes
+        try:
+            fields["caption_entities"] = json.loads(fields["caption_entities"])
+        except ValueError:
+            raise SimError(400, "invalid form field: caption_entities: not a JSON array of MessageEntity") from None
     try:
         body = FileIn.model_validate(fields, strict=False)
     except ValidationError as exc:

@@ -9,6 +9,7 @@ Every check runs before anything is stored: a refusal stores no file and sends n
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ from tgfake.content import CAPTIONED, FILE_KINDS, Media
 from tgfake.errors import SimError, TelegramError
 from tgfake.filestore import PERSON_MAX_DOCUMENT, PERSON_MAX_PHOTO, default_name, mint
 from tgfake.media import MAX_CAPTION_LENGTH, image_size, picture_size
+from tgfake.text import FormattedText, format_text
 
 if TYPE_CHECKING:
     from tgfake.chats import Chat
@@ -61,6 +63,7 @@ class CheckedFile:
     size: tuple[int, int]
     meta: dict[str, Any]
     caption: str
+    formatted: FormattedText | None = None  # the caption with the entities the client sent (None: none sent)
 
 
 def check_file(kind: str, name: str, data: bytes, fields: MediaFieldsIn, *, mention: bool = False) -> CheckedFile:
@@ -74,6 +77,7 @@ def check_file(kind: str, name: str, data: bytes, fields: MediaFieldsIn, *, ment
         raise SimError(400, f"{article(kind)} has no caption" + (" to mention the bot in" if mention else ""))
     if len(fields.caption) > MAX_CAPTION_LENGTH:
         raise SimError(400, f"caption is longer than {MAX_CAPTION_LENGTH} characters")
+    formatted = _formatted(fields, mention)
     stated = {key: getattr(fields, key) for key in STATED if getattr(fields, key)}
     for key in stated:
         if key not in KIND_FIELDS[kind]:
@@ -87,7 +91,32 @@ def check_file(kind: str, name: str, data: bytes, fields: MediaFieldsIn, *, ment
     except TelegramError as exc:  # describe's own image check; the ones above come first
         raise SimError(400, exc.description) from None
     name = PurePosixPath(name.replace("\\", "/")).name or default_name(kind, data)
-    return CheckedFile(kind, name, data, size, meta, fields.caption)
+    return CheckedFile(kind, name, data, size, meta, fields.caption, formatted)
+
+
+def _formatted(fields: MediaFieldsIn, mention: bool) -> FormattedText | None:
+    """The caption with the client's ``caption_entities``, checked (and merged with the detected ones) as the Bot
+    API checks a bot's; its refusal in the Bot API's words without the ``Bad Request:`` prefix."""
+    if fields.caption_entities is None:
+        return None
+    if mention:
+        raise SimError(400, "caption_entities and mention don't go together: write the @username in the caption")
+    try:
+        return format_text(fields.caption, "", json.dumps(fields.caption_entities), allow_empty=True)
+    except TelegramError as exc:
+        raise SimError(400, "caption_entities: " + exc.description.removeprefix("Bad Request: ")) from None
+
+
+def _entities(stand: Stand, checked: CheckedFile) -> tuple[str, list[dict[str, Any]] | None]:
+    """The caption and its entities as the message keeps them (a text_mention names the person the stand knows)."""
+    if checked.formatted is None:
+        return checked.caption, None
+
+    def user(uid: int) -> dict[str, Any]:
+        known = stand.world.users.get(uid)
+        return known.json() if known is not None else {"id": uid, "is_bot": False, "first_name": ""}
+
+    return checked.formatted.text, checked.formatted.entities_json(user)
 
 
 def store(stand: Stand, checked: CheckedFile) -> Media:
@@ -106,7 +135,8 @@ def send_file(stand: Stand, body: FileIn, kind: str, name: str, data: bytes) -> 
     checked = check_file(kind, name, data, body, mention=body.mention)
     target(stand, body)
     media = store(stand, checked)
-    message_id, update_id = stand.inject(body, checked.caption, media=media)
+    caption, entities = _entities(stand, checked)
+    message_id, update_id = stand.inject(body, caption, media=media, entities=entities)
     assert media.file is not None
     return {"message_id": message_id, "update_id": update_id, "file_id": media.file.file_id}
 
@@ -141,7 +171,8 @@ def send_album(stand: Stand, body: AlbumIn, files: list[tuple[str, bytes]]) -> d
         media = store(stand, one)
         assert media.file is not None
         item_body = body if i == 0 else body.model_copy(update={"mention": False})
-        message_id, update_id = stand.inject(item_body, one.caption, media=media, media_group_id=group)
+        caption, entities = _entities(stand, one)
+        message_id, update_id = stand.inject(item_body, caption, media=media, media_group_id=group, entities=entities)
         sent.append({"message_id": message_id, "update_id": update_id, "file_id": media.file.file_id})
     return {"media_group_id": group, "messages": sent}
 
