@@ -13,10 +13,10 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import Message
 from telegram import Update
-from telegram.ext import Application, ContextTypes, MessageHandler, filters
+from telegram.ext import ContextTypes, MessageHandler, filters
 
 from tests.conftest import Wire
-from tests.media.media_helpers import image_bytes, mp4_bytes
+from tests.media.media_helpers import image_bytes, mp4_bytes, ptb_application
 from tests.media.test_person_media import OGG, b64
 
 VOICE = OGG + b"voice" * 20
@@ -72,13 +72,7 @@ async def test_a_ptb_bot_gets_a_voice_a_video_and_an_album(wire: Wire) -> None:
         downloads.append(bytes(await (await message.photo[-1].get_file()).download_as_bytearray()))
         await message.reply_text(f"photo {message.caption} in {message.media_group_id}")
 
-    app = (
-        Application.builder()
-        .token(wire.token)
-        .base_url(f"{origin(wire)}/bot")
-        .base_file_url(f"{origin(wire)}/file/bot")
-        .build()
-    )
+    app = ptb_application(wire)
     app.add_handler(MessageHandler(filters.VOICE, on_voice))
     app.add_handler(MessageHandler(filters.VIDEO, on_video))
     app.add_handler(MessageHandler(filters.PHOTO, on_photo))
@@ -133,7 +127,8 @@ async def test_an_aiogram_bot_gets_a_voice_a_video_and_an_album(wire: Wire) -> N
         await download(message.video.file_id)
         await message.answer(f"video {message.video.file_name} {message.caption}")
 
-    polling = asyncio.create_task(dp.start_polling(bot, polling_timeout=1, handle_signals=False))
+    # one update at a time, so the downloads and replies keep the updates' order
+    polling = asyncio.create_task(dp.start_polling(bot, polling_timeout=1, handle_signals=False, handle_as_tasks=False))
     try:
         group = await person_sends_voice_video_album(wire)
     finally:
