@@ -141,3 +141,23 @@ async def test_sim_refusals_store_nothing(wire: Wire, body: Any, status: int, er
     assert await wire.sim("POST", "/sim/profile", body) == (status, {"error": error})
     assert wire.stand.world.files == {}
     assert wire.stand.world.profiles.photos == {}
+
+
+async def test_get_chat_of_a_person_shows_the_newest_profile_photo_and_audio(wire: Wire) -> None:
+    await wire.say("hi")
+    chat = await wire.ok("getChat", chat_id=4242)
+    assert "photo" not in chat
+    assert "first_profile_audio" not in chat
+    await set_profile(
+        wire, user=4242, photos=[photo(1), photo(2)], audios=[{"name": "a.wav", "data": b64(wav_bytes(1))}]
+    )
+    chat = await wire.ok("getChat", chat_id=4242)
+    assert chat["photo"] == {
+        "small_file_id": "file_1",
+        "small_file_unique_id": "ufile_1",
+        "big_file_id": "file_1",
+        "big_file_unique_id": "ufile_1",
+    }
+    assert chat["first_profile_audio"] == (await wire.ok("getUserProfileAudios", user_id=4242))["audios"][0]
+    keys = list(chat)
+    assert keys.index("accepted_gift_types") < keys.index("first_profile_audio") < keys.index("photo")
