@@ -303,7 +303,7 @@ async def test_message_draft_is_parsed_and_keeps_parse_mode_and_thread(wire: Wir
     await wire.refused(
         "sendMessageDraft",
         400,
-        "Bad Request: can't parse entities: Can't find end tag corresponding to start tag \"b\"",
+        'Bad Request: can\'t parse entities: Can\'t find end tag corresponding to start tag "b"',
         chat_id=4242,
         draft_id=1,
         text="<b>hi",
