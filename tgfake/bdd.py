@@ -23,6 +23,10 @@ When
   alice sends "hello"                        (``in the group``; ``, mentioning the bot``)
   alice sent "/start" and got a reply         (a Given: the reply is consumed, whatever it says)
   alice taps "Ping"
+  alice sends the video "clip.mp4"           (any kind: photo, document, video, audio, voice, animation, sticker,
+                                             video note; ``with the caption "text"``; ``in the group``; the path
+                                             relative to the feature file, else to the project)
+  alice sends an album of the photo "a.png" and the video "b.mp4"    (2-10 items, ``, `` or `` and `` between)
 Then
   the bot replies "text"
   the bot replies with a message containing "text"
@@ -55,7 +59,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from tgfake.pytest_plugin import BotPool, StandSession, _command, use_pooled_bot
-from tgfake.testing import ChatMessage, ModelClient, StandClient
+from tgfake.testing import AlbumItem, ChatMessage, ModelClient, StandClient
 
 __all__: list[str] = []
 
@@ -72,7 +76,7 @@ def _unquote(text: str) -> str:
     return text.replace('\\"', '"')
 
 
-def _resolve(request: pytest.FixtureRequest, name: str) -> Path:
+def _resolve(request: pytest.FixtureRequest, name: str, what: str = "script file") -> Path:
     candidates: list[Path] = []
     feature: Path | None = request.node.stash.get(_FEATURE, None)
     if feature is not None:
@@ -81,7 +85,7 @@ def _resolve(request: pytest.FixtureRequest, name: str) -> Path:
     for path in candidates:
         if path.is_file():
             return path
-    raise AssertionError(f"no script file {name!r} (looked at {', '.join(str(c) for c in candidates)})")
+    raise AssertionError(f"no {what} {name!r} (looked at {', '.join(str(c) for c in candidates)})")
 
 
 def _fail(client: StandClient, message: str) -> AssertionError:
@@ -195,6 +199,45 @@ def person_sent_and_got_reply(tgfake: StandClient, who: str, text: str) -> None:
 @when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) taps " + _QUOTED))
 def person_taps(tgfake: StandClient, who: str, text: str) -> None:
     tgfake.tap(_unquote(text), user=who)
+
+
+_KIND = r"(?:photo|document|video note|video|audio|voice|animation|sticker)"
+_ITEM = re.compile(rf'the (?P<kind>{_KIND}) "(?P<path>[^"]+)"')
+
+
+@when(
+    parsers.re(
+        rf'(?P<who>[A-Za-z][\w-]*) sends the (?P<kind>{_KIND}) "(?P<path>[^"]+)"'
+        r'(?: with the caption "(?P<caption>.*?)")?(?P<group> in the group)?$'
+    )
+)
+def person_sends_file(
+    request: pytest.FixtureRequest,
+    tgfake: StandClient,
+    who: str,
+    kind: str,
+    path: str,
+    caption: str | None,
+    group: str | None,
+) -> None:
+    """A file of any kind read from ``path``; what its bytes tell (size, duration) is read from them."""
+    file = _resolve(request, path, "file")
+    chat = "group" if group else None
+    tgfake.send_file(
+        kind.replace(" ", "_"), file.read_bytes(), name=file.name, caption=_unquote(caption or ""), user=who, chat=chat
+    )
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) sends an album of (?P<items>.+?)(?P<group> in the group)?$"))
+def person_sends_album(
+    request: pytest.FixtureRequest, tgfake: StandClient, who: str, items: str, group: str | None
+) -> None:
+    """``the photo "a.png", the video "b.mp4" and the photo "c.jpg"``: one message per item, one media_group_id."""
+    found = [(m["kind"].replace(" ", "_"), _resolve(request, m["path"], "file")) for m in _ITEM.finditer(items)]
+    if not found:
+        raise AssertionError(f'an album lists its items as: the photo "a.png" and the video "b.mp4" (got {items!r})')
+    album = [AlbumItem(kind, path.read_bytes(), name=path.name) for kind, path in found]
+    tgfake.send_album(album, user=who, chat="group" if group else None)
 
 
 @when(

@@ -12,11 +12,10 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from tgfake.chats import StoredFile
-from tgfake.errors import SimError, bad_request
-from tgfake.media import MAX_CAPTION_LENGTH, MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES, image_size, mime_type
+from tgfake.errors import bad_request
+from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES, mime_type
 
 if TYPE_CHECKING:
-    from tgfake.models import FileIn
     from tgfake.stand import Stand
 
 MAX_DOWNLOAD_BYTES = 20 << 20
@@ -135,37 +134,9 @@ def get_file_json(stored: StoredFile) -> dict[str, object]:
 PERSON_MAX_PHOTO = MAX_PHOTO_BYTES
 """A person's photo: 10 MiB (Telegram takes far larger ones from users, but hands bots a recompressed JPEG)."""
 PERSON_MAX_DOCUMENT = MAX_DOCUMENT_BYTES
-"""A person's document: 50 MiB, enough to try getFile's 20 MB refusal without holding gigabytes in memory."""
-_LIMITS = {"photo": PERSON_MAX_PHOTO, "document": PERSON_MAX_DOCUMENT}
+"""A person's file of any other kind: 50 MiB, enough to try getFile's 20 MB refusal without holding gigabytes."""
 
 
 def default_name(kind: str, data: bytes) -> str:
     """``photo.png``, ``document.pdf``: what a file sent without a name is called."""
     return kind + (_TYPES.guess_extension(mime_type(data)) or "")
-
-
-def send_person_file(stand: Stand, body: FileIn, kind: str, name: str, data: bytes) -> dict[str, object]:
-    """The person sends a photo or a document: checked, stored in the one file store, queued as an update.
-
-    Answers ``{"message_id", "update_id", "file_id"}``; a refusal is a 400 naming the problem and stores nothing.
-    """
-    if not data:
-        raise SimError(400, f"{kind} is empty")
-    limit = _LIMITS[kind]
-    if len(data) > limit:
-        raise SimError(400, f"{kind} is larger than {limit >> 20} MiB")
-    if len(body.caption) > MAX_CAPTION_LENGTH:
-        raise SimError(400, f"caption is longer than {MAX_CAPTION_LENGTH} characters")
-    size = (0, 0)
-    if kind == "photo":
-        found = image_size(data)
-        if found is None:
-            raise SimError(400, "photo is not a PNG, JPEG or GIF image")
-        size = found
-    name = PurePosixPath(name.replace("\\", "/")).name or default_name(kind, data)
-    stored = mint(stand, kind, name, data, *size)
-    if kind == "photo":
-        message_id, update_id = stand.inject(body, body.caption, photo=stored)
-    else:
-        message_id, update_id = stand.inject(body, body.caption, document=stored)
-    return {"message_id": message_id, "update_id": update_id, "file_id": stored.file_id}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -115,12 +115,57 @@ class FilePartIn(SimBody):
     data: str = ""
 
 
-class FileIn(SenderFields):
-    """``POST /sim/file``: the person sends a photo or a document, with the sender fields of ``MessageIn``."""
+Duration = Annotated[int, Field(ge=0, le=24 * 60 * 60)]
+"""Seconds a client states for a clip (Client.cpp's ``MAX_DURATION``: one day)."""
+Side = Annotated[int, Field(ge=0, le=10000)]
+"""Pixels a client states for a video's width, height or a video note's side (Client.cpp's ``MAX_LENGTH``)."""
+
+
+class MediaFieldsIn(SimBody):
+    """What a client sends with a file besides its bytes: the caption and the kind's own fields.
+
+    A field the kind has no use for is refused (a document has no ``duration``); what the bytes tell (a photo's
+    and a sticker's size, a clip's duration, an audio file's tags) is read from them when the field is left out.
+    ``caption_entities`` is the formatting the person's client sends (bold, a text link...), MessageEntity objects
+    checked as the Bot API checks them; the entities Telegram detects (commands, links) are added either way.
+    """
+
+    caption: str = ""
+    caption_entities: list[dict[str, Any]] | None = None
+    duration: Duration = 0
+    width: Side = 0
+    height: Side = 0
+    length: Side = 0
+    performer: str = ""
+    title: str = ""
+    emoji: str = ""
+
+
+class FileIn(SenderFields, MediaFieldsIn):
+    """``POST /sim/file``: the person sends one file of one kind, with the sender fields of ``MessageIn``."""
 
     photo: FilePartIn | None = None
     document: FilePartIn | None = None
-    caption: str = ""
+    video: FilePartIn | None = None
+    audio: FilePartIn | None = None
+    voice: FilePartIn | None = None
+    animation: FilePartIn | None = None
+    sticker: FilePartIn | None = None
+    video_note: FilePartIn | None = None
+
+
+class AlbumItemIn(MediaFieldsIn):
+    """One item of ``POST /sim/album``: its kind (``photo``, ``video``, ``document``, ``audio``), name and bytes."""
+
+    type: str = ""
+    name: str = ""
+    data: str = ""
+
+
+class AlbumIn(SenderFields):
+    """``POST /sim/album``: 2-10 files sent together, each its own message with one ``media_group_id``."""
+
+    items: list[AlbumItemIn] = []
 
 
 class BotIn(SimBody):
@@ -181,3 +226,19 @@ class BlockIn(SimBody):
 
     user: Ref = 4242
     bot: Ref = ""
+
+
+class ProfileAudioIn(FilePartIn):
+    """A profile audio: the file, and the title and performer shown (else read from its tags)."""
+
+    duration: Duration = 0
+    performer: str = ""
+    title: str = ""
+
+
+class ProfileIn(SimBody):
+    """``POST /sim/profile``: a person's profile photos and audios, newest first; a list left out is kept."""
+
+    user: Ref = 4242
+    photos: list[FilePartIn] | None = None
+    audios: list[ProfileAudioIn] | None = None

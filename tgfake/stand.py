@@ -51,6 +51,7 @@ from tgfake.world.people import (
     capitalized,
 )
 from tgfake.world.polls import Polls, close_due
+from tgfake.world.profiles import Profiles
 from tgfake.world.stickers import Stickers
 
 __all__ = ["DEFAULT_USER_ID", "BotCall", "Call", "Described", "Signal", "Stand", "World"]
@@ -120,6 +121,7 @@ class World:
     games: Games = field(default_factory=Games)  # game messages and their high scores
     stickers: Stickers = field(default_factory=Stickers)  # sticker sets owned by bots, uploaded sticker files
     grants: Grants = field(default_factory=Grants)  # emoji status access, passport data errors
+    profiles: Profiles = field(default_factory=Profiles)  # the people's profile photos and audios
 
 
 @dataclass(frozen=True, slots=True)
@@ -543,17 +545,21 @@ class Stand:
         extra: dict[str, Any] | None = None,
         reply_to: int | None = None,
         media: Media | None = None,
+        media_group_id: str = "",
+        entities: list[dict[str, Any]] | None = None,
     ) -> tuple[int, int]:
         """The person's message: a text, or with ``photo``/``document`` a file whose caption is ``text``.
 
         Entities are the ones Telegram detects (commands, mentions, links, ...); a caption's go out as
         ``caption_entities``, as Telegram's do. Returns the message id and the update id the addressed bot
-        (``bot``, else the default one) got, 0 if it saw nothing. ``media`` (a contact, a location, a poll...:
-        tgfake/content.py) is what the message carries, ``text`` its caption if that kind takes one; ``extra``
-        (forward_origin, quote) goes with it; ``reply_to`` overrides the body's.
+        (``bot``, else the default one) got, 0 if it saw nothing. ``media`` (a file of any kind, a contact, a
+        location, a poll...: tgfake/content.py) is what the message carries, ``text`` its caption if that kind takes
+        one; ``extra`` (forward_origin, quote) goes with it; ``reply_to`` overrides the body's; ``media_group_id``
+        is the album it belongs to, ``entities`` the ones the client sent merged with the detected ones (none:
+        detect them here).
         """
         content = media
-        if photo is not None or document is not None:
+        if content is None and (photo is not None or document is not None):
             content = Media("photo" if photo is not None else "document", photo or document)
         has_media = content is not None
         bot = self.find_bot(body.bot)
@@ -562,7 +568,7 @@ class Stand:
         if body.mention:
             handle = "@" + bot.username
             text = f"{handle} {text}" if text else handle
-        entities = [e.json() for e in plain_entities(text)]
+        entities = [e.json() for e in plain_entities(text)] if entities is None else entities
         if body.mention and not (entities and entities[0]["offset"] == 0 and entities[0]["type"] == "mention"):
             # a bot username the detector would not take (too short, odd characters) is still mentioned
             entities = [{"offset": 0, "length": utf16_len(handle), "type": "mention"}] + [
@@ -580,6 +586,7 @@ class Stand:
                 entities=entities,
                 reply_to=reply_to,
                 media=content,
+                media_group_id=media_group_id,
                 thread_id=body.message_thread_id,
                 extra=extra or {},
             )

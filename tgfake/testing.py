@@ -41,6 +41,7 @@ from tgfake.world.people import user_id_for
 __all__ = [
     "DEFAULT_BOT_TOKEN",
     "DEFAULT_GROUP_ID",
+    "AlbumItem",
     "AsyncModelClient",
     "AsyncStandClient",
     "BotProcess",
@@ -256,13 +257,34 @@ class ChatMessage:
 
 @dataclass(frozen=True, slots=True)
 class Sent:
-    """What ``send``, ``send_photo``/``send_document`` and ``tap`` return: the ids the stand minted."""
+    """What ``send``, ``send_file`` (and ``send_photo``...), ``send_album`` and ``tap`` return: the minted ids."""
 
     chat_id: int
     update_id: int
     message_id: int = 0
     callback_query_id: str = ""
-    file_id: str = ""  # send_photo / send_document: the file's id, for getFile
+    file_id: str = ""  # send_file / send_photo / send_document: the file's id, for getFile
+    media_group_id: str = ""  # send_album: the album every item belongs to
+
+
+@dataclass(frozen=True, slots=True)
+class AlbumItem:
+    """One file of ``send_album``: its kind (``photo``, ``video``, ``document``, ``audio``), bytes and fields.
+
+    ``fields`` are the kind's own (``duration``, ``width``, ``height`` of a video; ``performer``, ``title``).
+    """
+
+    kind: str
+    data: bytes
+    name: str = ""
+    caption: str = ""
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def json(self) -> dict[str, Any]:
+        out = {"type": self.kind, "name": self.name, "data": base64.b64encode(self.data).decode(), **self.fields}
+        if self.caption:
+            out["caption"] = self.caption
+        return out
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -381,14 +403,56 @@ class _Core:
         chat: ChatRef,
         mention: bool,
         reply_to: int | None,
+        fields: Mapping[str, Any] | None = None,
     ) -> _Op[Sent]:
         chat_id, body = self._sender(user, chat, mention, reply_to)
         body[kind] = {"name": name, "data": base64.b64encode(data).decode()}
+        body.update(fields or {})
         if caption:
             body["caption"] = caption
         got = yield from self._do(_Req("POST", "/sim/file", body=body))
         self.last_chat = chat_id
         return Sent(chat_id, int(got["update_id"]), message_id=int(got["message_id"]), file_id=str(got["file_id"]))
+
+    def send_album(
+        self,
+        items: Sequence[AlbumItem | tuple[str, bytes]],
+        user: str | int | Person,
+        chat: ChatRef,
+        mention: bool,
+        reply_to: int | None,
+    ) -> _Op[list[Sent]]:
+        chat_id, body = self._sender(user, chat, mention, reply_to)
+        body["items"] = [(i if isinstance(i, AlbumItem) else AlbumItem(*i)).json() for i in items]
+        got = yield from self._do(_Req("POST", "/sim/album", body=body))
+        self.last_chat = chat_id
+        group = str(got["media_group_id"])
+        return [
+            Sent(chat_id, int(m["update_id"]), message_id=int(m["message_id"]), file_id=str(m["file_id"]),
+                 media_group_id=group)
+            for m in got["messages"]
+        ]  # fmt: skip
+
+    def set_profile(
+        self,
+        user: str | int | Person,
+        photos: Sequence[bytes] | None,
+        audios: Sequence[bytes | AlbumItem] | None,
+    ) -> _Op[dict[str, Any]]:
+        def part(one: bytes | AlbumItem) -> dict[str, Any]:
+            item = one if isinstance(one, AlbumItem) else AlbumItem("audio", one)
+            out = item.json()
+            del out["type"]
+            return out
+
+        who = person(user)
+        body: dict[str, Any] = {"user": who.username or who.user_id}
+        if photos is not None:
+            body["photos"] = [part(AlbumItem("photo", p)) for p in photos]
+        if audios is not None:
+            body["audios"] = [part(a) for a in audios]
+        got = yield from self._do(_Req("POST", "/sim/profile", body=body))
+        return dict(got)
 
     def act(self, path: str, fields: Mapping[str, Any], user: str | int | Person, chat: ChatRef) -> _Op[Sent]:
         """One of the person's actions (``/sim/reply-button``...): the sender fields and the action's own."""
@@ -935,6 +999,48 @@ class StandClient:
         """A person sends any file as a document (``POST /sim/file``); its ``mime_type`` is sniffed from the bytes."""
         return self._driver.run(self._core.send_file("document", data, name, caption, user, chat, mention, reply_to))
 
+    def send_file(
+        self,
+        kind: str,
+        data: bytes,
+        *,
+        name: str = "",
+        caption: str = "",
+        user: str | int | Person = "alice",
+        chat: ChatRef = None,
+        mention: bool = False,
+        reply_to: int | None = None,
+        **fields: Any,
+    ) -> Sent:
+        """A person sends a file of any kind (``POST /sim/file``): ``photo``, ``document``, ``video``, ``audio``,
+        ``voice``, ``animation``, ``sticker`` or ``video_note``, with the kind's ``fields`` (``duration=3``,
+        ``width``/``height``, ``length``, ``performer``/``title``, ``emoji``); ``Sent.file_id`` names it."""
+        op = self._core.send_file(kind, data, name, caption, user, chat, mention, reply_to, fields)
+        return self._driver.run(op)
+
+    def send_album(
+        self,
+        items: Sequence[AlbumItem | tuple[str, bytes]],
+        *,
+        user: str | int | Person = "alice",
+        chat: ChatRef = None,
+        mention: bool = False,
+        reply_to: int | None = None,
+    ) -> list[Sent]:
+        """A person sends 2-10 files as one album (``POST /sim/album``): photos and videos mix, documents and
+        audio only among their own kind; one ``Sent`` per item, all with the album's ``media_group_id``."""
+        return self._driver.run(self._core.send_album(items, user, chat, mention, reply_to))
+
+    def set_profile(
+        self,
+        user: str | int | Person = "alice",
+        *,
+        photos: Sequence[bytes] | None = None,
+        audios: Sequence[bytes | AlbumItem] | None = None,
+    ) -> dict[str, Any]:
+        """A person's profile photos and audios, newest first (``POST /sim/profile``); None keeps a list."""
+        return self._driver.run(self._core.set_profile(user, photos, audios))
+
     def tap(
         self,
         label: str | None = None,
@@ -1158,6 +1264,42 @@ class AsyncStandClient:
     ) -> Sent:
         op = self._core.send_file("document", data, name, caption, user, chat, mention, reply_to)
         return await self._driver.run(op)
+
+    async def send_file(
+        self,
+        kind: str,
+        data: bytes,
+        *,
+        name: str = "",
+        caption: str = "",
+        user: str | int | Person = "alice",
+        chat: ChatRef = None,
+        mention: bool = False,
+        reply_to: int | None = None,
+        **fields: Any,
+    ) -> Sent:
+        op = self._core.send_file(kind, data, name, caption, user, chat, mention, reply_to, fields)
+        return await self._driver.run(op)
+
+    async def send_album(
+        self,
+        items: Sequence[AlbumItem | tuple[str, bytes]],
+        *,
+        user: str | int | Person = "alice",
+        chat: ChatRef = None,
+        mention: bool = False,
+        reply_to: int | None = None,
+    ) -> list[Sent]:
+        return await self._driver.run(self._core.send_album(items, user, chat, mention, reply_to))
+
+    async def set_profile(
+        self,
+        user: str | int | Person = "alice",
+        *,
+        photos: Sequence[bytes] | None = None,
+        audios: Sequence[bytes | AlbumItem] | None = None,
+    ) -> dict[str, Any]:
+        return await self._driver.run(self._core.set_profile(user, photos, audios))
 
     async def tap(
         self,

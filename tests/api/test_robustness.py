@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from llmstub import Model, ModelOptions
 from tgfake.app import create_app
 from tgfake.botapi import method_names
-from tgfake.models import CallbackIn, FaultIn, FileIn, FilePartIn, LaunchIn, MessageIn
+from tgfake.models import AlbumIn, AlbumItemIn, CallbackIn, FaultIn, FileIn, FilePartIn, LaunchIn, MessageIn, ProfileIn
 from tgfake.options import Options
 from tgfake.sim.drafts import DraftStopIn
 from tgfake.testing import ThreadedStand
@@ -226,10 +226,11 @@ def sim_routes() -> list[tuple[str, str]]:
     return sorted(set(out))
 
 
+MEDIA_BODIES = (AlbumIn, AlbumItemIn, ProfileIn)
 SIM_FIELDS = sorted(
     {
         name
-        for model in (MessageIn, CallbackIn, FaultIn, LaunchIn, FileIn, FilePartIn, DraftStopIn)
+        for model in (MessageIn, CallbackIn, FaultIn, LaunchIn, FileIn, FilePartIn, DraftStopIn, *MEDIA_BODIES)
         for name in model.model_fields
     }
 )

@@ -45,3 +45,11 @@ def wav_bytes(seconds: int = 3) -> bytes:
 def mp4_bytes() -> bytes:
     """The first box of an MP4 (enough for the sniffer to say ``video/mp4``; no duration to read)."""
     return b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom" + b"\x00" * 64
+
+
+def ptb_application(wire: Wire) -> Any:
+    """A python-telegram-bot Application pointed at the stand for the Bot API and the file downloads."""
+    from telegram.ext import Application
+
+    origin = str(wire.client.make_url("")).rstrip("/")
+    return Application.builder().token(wire.token).base_url(f"{origin}/bot").base_file_url(f"{origin}/file/bot").build()

@@ -13,6 +13,7 @@ from tests.conftest import Wire, WireFactory
 from tests.media.media_helpers import image_bytes, upload
 
 PDF = b"%PDF-1.4\n1 0 obj\n<<>>\nendobj\n"
+ANY_FILE = "a file is required: one of photo, document, video, audio, voice, animation, sticker, video_note"
 
 
 def b64(data: bytes) -> str:
@@ -122,9 +123,9 @@ async def test_base64_may_be_url_safe_unpadded_wrapped_or_a_data_url(wire: Wire)
 
 
 REFUSALS = [
-    ({}, "photo or document is required"),
-    ({"caption": "no file"}, "photo or document is required"),
-    ({"photo": {"data": "aGk="}, "document": {"data": "aGk="}}, "send a photo or a document, not both"),
+    ({}, ANY_FILE),
+    ({"caption": "no file"}, ANY_FILE),
+    ({"photo": {"data": "aGk="}, "document": {"data": "aGk="}}, "send one file, not photo and document"),
     ({"photo": {"data": "not base64!"}}, "photo.data is not valid base64"),
     ({"document": {"data": "abcde"}}, "document.data is not valid base64"),
     ({"document": {"data": ""}}, "document is empty"),
@@ -161,7 +162,7 @@ async def test_form_refusals(wire: Wire) -> None:
     assert body["error"].startswith("invalid form field: user_id: Input should be a valid integer")
     assert await send_form(wire, "file", "a.png", image_bytes("PNG")) == (
         400,
-        {"error": "photo or document is required"},
+        {"error": ANY_FILE},
     )
     assert wire.stand.world.files == {}
 

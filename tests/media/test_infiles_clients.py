@@ -13,10 +13,10 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import Message
 from telegram import Update
-from telegram.ext import Application, ContextTypes, MessageHandler, filters
+from telegram.ext import ContextTypes, MessageHandler, filters
 
 from tests.conftest import Wire
-from tests.media.media_helpers import image_bytes
+from tests.media.media_helpers import image_bytes, ptb_application
 
 
 def b64(data: bytes) -> str:
@@ -44,13 +44,7 @@ async def test_a_ptb_bot_downloads_the_persons_photo_and_document(wire: Wire) ->
         received.append(data)
         await update.message.reply_text(f"{update.message.document.mime_type}, {len(data)} bytes")
 
-    app = (
-        Application.builder()
-        .token(wire.token)
-        .base_url(f"{origin(wire)}/bot")
-        .base_file_url(f"{origin(wire)}/file/bot")
-        .build()
-    )
+    app = ptb_application(wire)
     app.add_handler(MessageHandler(filters.PHOTO, on_photo))
     app.add_handler(MessageHandler(filters.Document.ALL, on_document))
     png = image_bytes("PNG", (32, 24))

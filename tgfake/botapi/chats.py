@@ -21,6 +21,7 @@ from tgfake.botapi.managed import (
     permissions_json,
 )
 from tgfake.botapi.media import IMAGE_PROCESS_FAILED, mint_file
+from tgfake.botapi.profiles import audio_json
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, StoredFile, message_json
 from tgfake.errors import bad_request
@@ -80,6 +81,9 @@ def full_info(ctx: BotCall, chat: Chat) -> dict[str, Any]:
         if user is not None and user.username:
             out["active_usernames"] = [user.username]
         out["accepted_gift_types"] = gift_types(True)
+        audios = ctx.world.profiles.audios.get(chat.id)  # a private chat's id is the person's
+        if audios:
+            out["first_profile_audio"] = audio_json(audios[0])
     elif chat.type == "group":
         out["title"] = chat.title
         out["type"] = "group"
@@ -117,8 +121,11 @@ def full_info(ctx: BotCall, chat: Chat) -> dict[str, Any]:
             if chat.join_by_request:
                 out["join_by_request"] = True
         out["accepted_gift_types"] = gift_types(chat.type == "channel")
-    if chat.photo is not None:
-        out["photo"] = chat_photo_json(chat.photo)
+    photo = chat.photo
+    if photo is None and chat.type == "private":  # a person's: their newest profile photo
+        photo = next(iter(ctx.world.profiles.photos.get(chat.id, [])), None)
+    if photo is not None:
+        out["photo"] = chat_photo_json(photo)
     pinned = _newest_pinned(chat)
     if pinned is not None:
         out["pinned_message"] = message_json(chat, pinned, quote=False)

@@ -1,30 +1,38 @@
-"""Files on the person's side: ``POST /sim/file`` sends one, ``GET /sim/file/{id}`` reads any back.
+"""Files on the person's side: ``POST /sim/file`` sends one, ``POST /sim/album`` several as one album,
+``POST /sim/profile`` sets a person's profile photos and audios, ``GET /sim/file/{id}`` reads any file back.
 
 ``POST /sim/file`` takes JSON (the file as base64, for scripts and tests) or a multipart form (``curl -F``); both
-carry the sender fields of ``POST /sim/message``. The checks and the store live in ``tgfake/filestore.py``.
+carry the sender fields of ``POST /sim/message``. The album and the profile take JSON. The checks and the store
+live in ``tgfake/world/files.py``; this module only decodes the requests.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
 from typing import Any
 
 from aiohttp import web
 from pydantic import ValidationError
 
+from tgfake.content import FILE_KINDS
 from tgfake.errors import SimError, TelegramError
-from tgfake.filestore import send_person_file
-from tgfake.models import FileIn, FilePartIn
+from tgfake.models import AlbumIn, FileIn, FilePartIn, ProfileIn
 from tgfake.params import printable
 from tgfake.sim.common import decode_body, invalid, read_body_bytes, stand_of
 from tgfake.wire import file_response, read_params, sim_json
+from tgfake.world import files
+from tgfake.world.groups import person_ref
 
 routes = web.RouteTableDef()
 
 MAX_FILE_BODY = 70 << 20
 """A JSON body carrying a 50 MiB document as base64 (4/3 of it) and the other fields."""
-KINDS = ("photo", "document")
+MAX_ALBUM_BODY = 140 << 20
+"""An album's or a profile's JSON body: ten 10 MiB photos as base64, or two 50 MiB documents."""
+KINDS = FILE_KINDS
+ONE_OF = ", ".join(KINDS)
 
 
 @routes.get("/sim/file/{id}")
@@ -37,28 +45,51 @@ async def file(request: web.Request) -> web.Response:
 
 @routes.post("/sim/file")
 async def send_file(request: web.Request) -> web.Response:
-    """The person sends a photo or a document; answers ``{"message_id","update_id","file_id"}``."""
+    """The person sends one file of any kind; answers ``{"message_id","update_id","file_id"}``."""
     if request.content_type in ("multipart/form-data", "application/x-www-form-urlencoded"):
         body, kind, name, data = await _from_form(request)
     else:
         body, kind, name, data = await _from_json(request)
-    return sim_json(send_person_file(stand_of(request), body, kind, name, data))
+    return sim_json(files.send_file(stand_of(request), body, kind, name, data))
+
+
+@routes.post("/sim/album")
+async def send_album(request: web.Request) -> web.Response:
+    """The person sends 2-10 files as one album; answers ``{"media_group_id","messages":[...]}``."""
+    body = await _json(request, AlbumIn, MAX_ALBUM_BODY)
+    decoded = [(item.name, _base64(f"items[{i}]", item.data)) for i, item in enumerate(body.items)]
+    return sim_json(files.send_album(stand_of(request), body, decoded))
+
+
+@routes.post("/sim/profile")
+async def set_profile(request: web.Request) -> web.Response:
+    """A person's profile photos and audios (newest first); answers the file ids now on the profile."""
+    body = await _json(request, ProfileIn, MAX_ALBUM_BODY)
+    stand = stand_of(request)
+    person = person_ref(stand, body.user)
+    photos = None if body.photos is None else [(p, _base64(f"photos[{i}]", p.data)) for i, p in enumerate(body.photos)]
+    audios = None if body.audios is None else [(a, _base64(f"audios[{i}]", a.data)) for i, a in enumerate(body.audios)]
+    return sim_json(files.set_profile(stand, person.id, photos, audios))
 
 
 def _one_kind(present: list[str]) -> str:
     if not present:
-        raise SimError(400, "photo or document is required")
+        raise SimError(400, f"a file is required: one of {ONE_OF}")
     if len(present) > 1:
-        raise SimError(400, "send a photo or a document, not both")
+        raise SimError(400, f"send one file, not {' and '.join(present)}")
     return present[0]
 
 
-async def _from_json(request: web.Request) -> tuple[FileIn, str, str, bytes]:
-    raw = await read_body_bytes(request, MAX_FILE_BODY)
+async def _json(request: web.Request, model: type[Any], cap: int) -> Any:
+    raw = await read_body_bytes(request, cap)
     if raw is None:
-        raise SimError(413, f"request body is larger than {MAX_FILE_BODY >> 20} MiB")
-    body = decode_body(raw, FileIn)
-    parts: dict[str, FilePartIn | None] = {"photo": body.photo, "document": body.document}
+        raise SimError(413, f"request body is larger than {cap >> 20} MiB")
+    return decode_body(raw, model)
+
+
+async def _from_json(request: web.Request) -> tuple[FileIn, str, str, bytes]:
+    body: FileIn = await _json(request, FileIn, MAX_FILE_BODY)
+    parts: dict[str, FilePartIn | None] = {kind: getattr(body, kind) for kind in KINDS}
     kind = _one_kind([k for k in KINDS if parts[k] is not None])
     part = parts[kind]
     assert part is not None
@@ -90,6 +121,11 @@ async def _from_form(request: web.Request) -> tuple[FileIn, str, str, bytes]:
     kind = _one_kind([k for k in KINDS if k in params.files])
     upload = params.files[kind]
     fields: dict[str, Any] = {k: v for k, v in params.values.items() if k not in KINDS}
+    if "caption_entities" in fields:  # a JSON array in a text field, as a bot's caption_entities comes
+        try:
+            fields["caption_entities"] = json.loads(fields["caption_entities"])
+        except ValueError:
+            raise SimError(400, "invalid form field: caption_entities: not a JSON array of MessageEntity") from None
     try:
         body = FileIn.model_validate(fields, strict=False)
     except ValidationError as exc:

@@ -37,7 +37,7 @@ TOPIC_COLORS = (0x6FB9F0, 0xFFD67E, 0xCB86DB, 0x8EEE98, 0xFF93B2, 0xFB6F5F)
 
 def person_ref(stand: Stand, ref: str | int) -> User:
     """A person by id or by name (``bob``: a stable id, remembered with that username)."""
-    if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdigit()):
+    if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isascii() and ref.strip().isdigit()):
         uid = int(ref)
         if uid <= 0:
             raise SimError(400, f"user id {uid} must be positive")
