@@ -267,6 +267,36 @@ CUSTOM_EMOJI_IDS_NOT_ARRAY = "Bad Request: expected an Array of custom emoji ide
 CUSTOM_EMOJI_ID_NOT_STRING = "Bad Request: custom emoji identifier must be of type String"
 
 
+# --- forwards, copies, deletions, reactions, edits (tgfake/botapi/{forwards,edits,reactions}.py): Client.cpp's
+# check_message words ("<what> not found"), then TDLib's (MessagesManager.cpp, MessageReaction.cpp) as
+# fail_query_with_error words them, then Telegram's server (REACTION_INVALID, REACTIONS_TOO_MANY)
+MESSAGE_TO_NOT_FOUND = "Bad Request: {what} not found"  # message to forward / copy / react / delete reactions
+CANT_FORWARD = "Bad Request: the message can't be forwarded"
+CANT_COPY = "Bad Request: the message can't be copied"
+MESSAGES_CANT_FORWARD = "Bad Request: messages can't be forwarded"
+NO_MESSAGES_TO_FORWARD = "Bad Request: there are no messages to forward"
+MESSAGE_IDS_NOT_INCREASING = "Bad Request: message identifiers must be in a strictly increasing order"
+MESSAGE_IDS_TOO_MANY = "Bad Request: too many message identifiers specified"
+MESSAGE_ID_NOT_NUMBER = "Bad Request: message identifier must be a Number"
+MESSAGE_ID_UNPARSABLE = "Bad Request: can't parse message identifier as a Number"
+MESSAGE_ID_NOT_POSITIVE = "Bad Request: invalid message identifier specified"
+CANT_DELETE = "Bad Request: message can't be deleted"
+CANT_DELETE_FOR_EVERYONE = "Bad Request: message can't be deleted for everyone"
+REACTIONS_BAD = "Bad Request: can't parse reaction types JSON object"
+REACTIONS_NOT_ARRAY = "Bad Request: expected an Array of ReactionType"
+REACTION_PROBLEM = "Bad Request: can't parse ReactionType: {problem}"
+REACTION_TYPE_INVALID = "invalid reaction type specified"
+REACTION_EMPTY = "Bad Request: invalid reaction type specified"  # TDLib: an empty emoji
+REACTION_INVALID = "Bad Request: REACTION_INVALID"  # the server: not a reaction emoji, or not allowed in the chat
+REACTIONS_TOO_MANY = "Bad Request: REACTIONS_TOO_MANY"  # the server: a bot (not Premium) sets one reaction
+NO_CAPTION_TO_EDIT = "Bad Request: there is no caption in the message to edit"
+MEDIA_EDIT_KIND = "Bad Request: {problem}"
+INPUT_MEDIA_BAD = "Bad Request: can't parse input media JSON object"
+INPUT_MEDIA_PROBLEM = "Bad Request: can't parse InputMedia: {problem}"
+INLINE_MESSAGE_ID_INVALID = "Bad Request: MESSAGE_ID_INVALID"  # the server: no inline message has that id
+LIVE_LOCATION_NOT_MODIFIED = NOT_MODIFIED
+NO_LIVE_PHOTO = "Bad Request: there is no live photo in the request"
+
 def default_description(code: int, retry_after: int = 0) -> str:
     """The description a scheduled fault answers with when it names none (the reference stand's table)."""
     if code == 400:
