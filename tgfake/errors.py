@@ -289,6 +289,7 @@ REACTION_TYPE_INVALID = "invalid reaction type specified"
 REACTION_EMPTY = "Bad Request: invalid reaction type specified"  # TDLib: an empty emoji
 REACTION_INVALID = "Bad Request: REACTION_INVALID"  # the server: not a reaction emoji, or not allowed in the chat
 REACTIONS_TOO_MANY = "Bad Request: REACTIONS_TOO_MANY"  # the server: a bot (not Premium) sets one reaction
+REACTION_SENDER_NOT_FOUND = "Bad Request: reaction sender not found"
 NO_CAPTION_TO_EDIT = "Bad Request: there is no caption in the message to edit"
 MEDIA_EDIT_KIND = "Bad Request: {problem}"
 INPUT_MEDIA_BAD = "Bad Request: can't parse input media JSON object"
