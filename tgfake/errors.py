@@ -291,12 +291,13 @@ REACTION_INVALID = "Bad Request: REACTION_INVALID"  # the server: not a reaction
 REACTIONS_TOO_MANY = "Bad Request: REACTIONS_TOO_MANY"  # the server: a bot (not Premium) sets one reaction
 REACTION_SENDER_NOT_FOUND = "Bad Request: reaction sender not found"
 NO_CAPTION_TO_EDIT = "Bad Request: there is no caption in the message to edit"
-MEDIA_EDIT_KIND = "Bad Request: {problem}"
+NO_LIVE_LOCATION_TO_EDIT = "Bad Request: there is no live location in the message to edit"
+MEDIA_CANT_BE_EDITED = "Bad Request: message media can't be edited"
+ALBUM_TYPE_INVALID = "Bad Request: message content type can't be used in an album"
+ALBUM_TYPE_CHANGE = "Bad Request: can't change media type in the album"
 INPUT_MEDIA_BAD = "Bad Request: can't parse input media JSON object"
-INPUT_MEDIA_PROBLEM = "Bad Request: can't parse InputMedia: {problem}"
-INLINE_MESSAGE_ID_INVALID = "Bad Request: MESSAGE_ID_INVALID"  # the server: no inline message has that id
-LIVE_LOCATION_NOT_MODIFIED = NOT_MODIFIED
-NO_LIVE_PHOTO = "Bad Request: there is no live photo in the request"
+INLINE_MESSAGE_ID_INVALID = "Bad Request: invalid inline message identifier specified"  # TDLib: none can be parsed
+PROXIMITY_RADIUS_BAD = "Bad Request: wrong live location proximity alert radius specified"
 
 def default_description(code: int, retry_after: int = 0) -> str:
     """The description a scheduled fault answers with when it names none (the reference stand's table)."""
