@@ -300,3 +300,38 @@ async def test_only_live_locations_take_location_edits(wire: Wire) -> None:
         chat_id=ALICE,
         message_id=static["message_id"],
     )
+
+
+async def test_send_live_photo_writes_json_live_photo(wire: Wire) -> None:
+    status, body = await post(
+        wire,
+        "sendLivePhoto",
+        {"photo": png((4, 3)), "live_photo": b"\x00\x00\x00\x18ftypmp42"},
+        chat_id=ALICE,
+        caption="moving",
+        show_caption_above_media="true",
+    )
+    assert status == 200, body
+    msg = body["result"]
+    live = msg["live_photo"]
+    assert live["photo"] == msg["photo"]
+    assert (msg["photo"][0]["width"], msg["photo"][0]["height"]) == (4, 3)
+    assert live["file_id"] != msg["photo"][0]["file_id"]
+    assert {"duration", "width", "height", "file_unique_id", "file_size"} <= set(live)
+    assert (msg["caption"], msg["show_caption_above_media"]) == ("moving", True)
+    assert (await wire.text()).startswith("[1] bot: [live photo photo.bin 4x3")
+    again = await wire.ok("sendLivePhoto", chat_id=ALICE, photo=msg["photo"][0]["file_id"], live_photo=live["file_id"])
+    assert again["live_photo"]["file_id"] == live["file_id"]
+    _, view = await wire.sim("GET", f"/sim/chat/{ALICE}")
+    assert view["messages"][0]["live_photo"]["video"]["file_id"] == live["file_id"]
+
+
+@pytest.mark.parametrize(
+    ("params", "description"),
+    [
+        ({"photo": "x"}, "Bad Request: there is no live photo in the request"),
+        ({"live_photo": "x"}, "Bad Request: there is no photo in the request"),
+    ],
+)
+async def test_send_live_photo_refusals(wire: Wire, params: dict[str, Any], description: str) -> None:
+    await wire.refused("sendLivePhoto", 400, description, chat_id=ALICE, **params)
