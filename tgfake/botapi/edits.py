@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any
 from tgfake import errors
 from tgfake.botapi.albums import input_media
 from tgfake.botapi.common import caption_text, entities_json, own_message
+from tgfake.botapi.forwards import ORIGIN
 from tgfake.botapi.keyboards import parse_inline_keyboard, same_keyboard
 from tgfake.botapi.places import FOREVER, WRONG_HEADING, location
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, Keyboard, StoredMessage
 from tgfake.content import CAPTIONED, Media
 from tgfake.errors import bad_request
+from tgfake.extras import has_content
 from tgfake.params import Params, loads, parse_int
 
 if TYPE_CHECKING:
@@ -51,11 +53,12 @@ def live_until(msg: StoredMessage) -> float | None:
 
 
 def editable(ctx: BotCall, msg: StoredMessage) -> bool:
-    """``can_edit_message`` for the content: text and captioned media always, a live location while live."""
-    if msg.service:
+    """``can_edit_message``: never a service message, a forward or one with a reply keyboard; of the contents,
+    text and captioned media always, a live location while live."""
+    if msg.service or ORIGIN in msg.extra or msg.reply_markup is not None:
         return False
     if msg.media is None:
-        return not msg.extra
+        return not has_content(msg.extra)
     if msg.media.kind in CAPTIONED:
         return True
     until = live_until(msg)
