@@ -412,6 +412,8 @@ def message_view(msg: StoredMessage) -> dict[str, Any]:
         out["reply_keyboard"] = msg.reply_markup.json()
     if msg.extra:
         out["content"] = msg.extra
+    if "forward_origin" in msg.extra:
+        out["forwarded_from"] = origin_name(msg.extra["forward_origin"])
     if msg.reactions:
         out["reactions"] = reaction_counts(msg.reactions)
     return out

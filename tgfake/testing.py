@@ -192,7 +192,17 @@ class ChatMessage:
     keyboard: tuple[tuple[str, ...], ...] = ()
     entities: tuple[Mapping[str, Any], ...] = ()
     kind: str = "text"  # or photo, video, sticker, poll, location...: what the message carries
+    forwarded_from: str = ""  # a forward's origin as the transcript names it ("alice", a channel's title)
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def reactions(self) -> dict[str, int]:
+        """Who reacted how, counted: ``{"👍": 2}`` (the bot's own reaction included)."""
+        out: dict[str, int] = {}
+        for item in self.raw.get("reactions") or []:
+            kind = item.get("type") or {}
+            out[str(kind.get("emoji") or kind.get("custom_emoji_id") or "")] = int(item.get("total_count", 0))
+        return out
 
     @property
     def reply_keyboard(self) -> tuple[tuple[str, ...], ...]:
@@ -216,6 +226,7 @@ class ChatMessage:
             keyboard=tuple(rows),
             entities=tuple(raw.get("entities") or raw.get("caption_entities") or ()),
             kind=str(raw.get("kind") or ("service" if raw.get("service") else "text")),
+            forwarded_from=str(raw.get("forwarded_from") or ""),
             raw=raw,
         )
 
@@ -369,6 +380,12 @@ class _Core:
         got = yield from self._do(_Req("POST", "/sim/file", body=body))
         self.last_chat = chat_id
         return Sent(chat_id, int(got["update_id"]), message_id=int(got["message_id"]), file_id=str(got["file_id"]))
+
+    def privacy(self, user: str | int | Person, hide_forwards: bool) -> _Op[dict[str, Any]]:
+        who = person(user)
+        body = {"user_id": who.user_id, "username": who.username, "hide_forwards": hide_forwards}
+        got: dict[str, Any] = yield from self._do(_Req("POST", "/sim/privacy", body=body))
+        return got
 
     def act(self, path: str, fields: Mapping[str, Any], user: str | int | Person, chat: ChatRef) -> _Op[Sent]:
         """One of the person's actions (``/sim/reply-button``...): the sender fields and the action's own."""
@@ -962,6 +979,10 @@ class StandClient:
         ``origin``."""
         return self._driver.run(self._core.act("/sim/forward", source, user, chat))
 
+    def hide_forwards(self, user: str | int | Person = "alice", hide: bool = True) -> None:
+        """The person's forward privacy (``POST /sim/privacy``): forwards of their messages name them only."""
+        self._driver.run(self._core.privacy(user, hide))
+
     def wait_for_reply(
         self,
         *,
@@ -1189,6 +1210,10 @@ class AsyncStandClient:
         """A person forwards a message (``POST /sim/forward``): ``from_chat_id`` + ``message_id``, or ``text`` +
         ``origin``."""
         return await self._driver.run(self._core.act("/sim/forward", source, user, chat))
+
+    async def hide_forwards(self, user: str | int | Person = "alice", hide: bool = True) -> None:
+        """The person's forward privacy (``POST /sim/privacy``): forwards of their messages name them only."""
+        await self._driver.run(self._core.privacy(user, hide))
 
     async def wait_for_reply(
         self,
