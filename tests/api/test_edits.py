@@ -2,31 +2,22 @@
 
 from __future__ import annotations
 
-import io
 import json
 from typing import Any
 
-import aiohttp
 import pytest
-from PIL import Image
 
 from tests.conftest import Wire
+from tests.media.media_helpers import image_bytes, upload_parts
 from tests.world.helpers import ALICE, BOT, add_bot, forget_updates, make_chat, pending
 from tgfake.clock import ManualClock
 
 
 def png(size: tuple[int, int] = (3, 2)) -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", size).save(out, "PNG")
-    return out.getvalue()
+    return image_bytes("PNG", size)
 
 
-async def post(wire: Wire, method: str, files: dict[str, bytes], **params: Any) -> tuple[int, dict[str, Any]]:
-    form = aiohttp.FormData({k: str(v) for k, v in params.items()})
-    for name, data in files.items():
-        form.add_field(name, data, filename=f"{name}.bin")
-    resp = await wire.client.post(f"/bot{wire.token}/{method}", data=form)
-    return resp.status, await resp.json()
+post = upload_parts
 
 
 async def photo(wire: Wire, chat_id: int = ALICE, **params: Any) -> dict[str, Any]:

@@ -2,32 +2,25 @@
 
 from __future__ import annotations
 
-import io
 import json
 from typing import Any
 
-import aiohttp
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PIL import Image
 
 from tests.conftest import Wire
+from tests.media.media_helpers import image_bytes, upload_parts
 from tests.world.helpers import ALICE, BOB, BOT, add_bot, forget_updates, make_chat, pending, sim_ok
 
 
 def png() -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (3, 2)).save(out, "PNG")
-    return out.getvalue()
+    return image_bytes("PNG", (3, 2))
 
 
 async def upload(wire: Wire, method: str, field: str, data: bytes, **params: Any) -> dict[str, Any]:
-    form = aiohttp.FormData({k: str(v) for k, v in params.items()})
-    form.add_field(field, data, filename="f.png")
-    resp = await wire.client.post(f"/bot{wire.token}/{method}", data=form)
-    body = await resp.json()
-    assert resp.status == 200, body
+    status, body = await upload_parts(wire, method, {field: data}, **params)
+    assert status == 200, body
     return dict(body["result"])
 
 
@@ -236,11 +229,10 @@ async def test_only_unforwardable_messages_are_refused_together(wire: Wire) -> N
 
 async def test_an_album_travels_as_a_new_album(wire: Wire) -> None:
     media = [{"type": "photo", "media": "attach://a", "caption": "first"}, {"type": "photo", "media": "attach://b"}]
-    form = aiohttp.FormData({"chat_id": str(ALICE), "media": json.dumps(media)})
-    form.add_field("a", png(), filename="a.png")
-    form.add_field("b", png(), filename="b.png")
-    resp = await wire.client.post(f"/bot{wire.token}/sendMediaGroup", data=form)
-    album = (await resp.json())["result"]
+    _, body = await upload_parts(
+        wire, "sendMediaGroup", {"a": png(), "b": png()}, chat_id=ALICE, media=json.dumps(media)
+    )
+    album = body["result"]
     ids = [m["message_id"] for m in album]
     out = await wire.ok(
         "copyMessages", chat_id=ALICE, from_chat_id=ALICE, message_ids=json.dumps(ids), remove_caption="true"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import io
 from collections.abc import AsyncIterator
 
 import pytest
@@ -18,17 +17,15 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import BufferedInputFile, InputMediaDocument, InputMediaPhoto, Message, ReactionTypeEmoji
-from PIL import Image
 
 from tests.conftest import Wire
+from tests.media.media_helpers import image_bytes
 
 ALICE = 4242
 
 
 def png(size: tuple[int, int] = (3, 2)) -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", size).save(out, "PNG")
-    return out.getvalue()
+    return image_bytes("PNG", size)
 
 
 @pytest_asyncio.fixture

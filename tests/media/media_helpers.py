@@ -45,3 +45,14 @@ def wav_bytes(seconds: int = 3) -> bytes:
 def mp4_bytes() -> bytes:
     """The first box of an MP4 (enough for the sniffer to say ``video/mp4``; no duration to read)."""
     return b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom" + b"\x00" * 64
+
+
+async def upload_parts(wire: Wire, method: str, files: dict[str, bytes], **params: Any) -> tuple[int, dict[str, Any]]:
+    """A multipart call with several file parts (``attach://`` names, or a live photo's two files)."""
+    form = FormData()
+    for key, value in params.items():
+        form.add_field(key, str(value))
+    for name, data in files.items():
+        form.add_field(name, io.BytesIO(data), filename=f"{name}.bin", content_type="application/octet-stream")
+    resp = await wire.client.post(f"/bot{wire.token}/{method}", data=form)
+    return resp.status, await resp.json()
