@@ -326,3 +326,13 @@ async def test_send_live_photo_writes_json_live_photo(wire: Wire) -> None:
 )
 async def test_send_live_photo_refusals(wire: Wire, params: dict[str, Any], description: str) -> None:
     await wire.refused("sendLivePhoto", 400, description, chat_id=ALICE, **params)
+
+
+async def test_an_edited_text_channel_post_reaches_the_other_admin_bots(wire: Wire) -> None:
+    mod = await add_bot(wire)
+    channel = await make_chat(wire, type="channel", title="News", admins=[BOT, mod])
+    sent = await wire.ok("sendMessage", chat_id=channel, text="v1")
+    forget_updates(wire, BOT, mod)
+    await wire.ok("editMessageText", chat_id=channel, message_id=sent["message_id"], text="v2")
+    [update] = await pending(wire, mod)
+    assert update["edited_channel_post"]["text"] == "v2"

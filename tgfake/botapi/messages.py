@@ -41,6 +41,7 @@ async def edit_message_text(ctx: BotCall, p: Params) -> Any:
     msg.keyboard = keyboard
     msg.parse_mode = p.text("parse_mode")
     msg.edit_date = ctx.unix_now()
+    ctx.stand.deliver(chat, msg, edited=True)  # a channel post's edit reaches the channel's other admin bots
     return ctx.message_json(chat, msg)
 
 
