@@ -336,3 +336,11 @@ async def test_an_edited_text_channel_post_reaches_the_other_admin_bots(wire: Wi
     await wire.ok("editMessageText", chat_id=channel, message_id=sent["message_id"], text="v2")
     [update] = await pending(wire, mod)
     assert update["edited_channel_post"]["text"] == "v2"
+
+
+async def test_edit_media_reads_the_media_before_naming_an_inline_message(wire: Wire) -> None:
+    media = json.dumps({"type": "photo", "media": "attach://pic"})
+    await wire.refused("editMessageMedia", 400, "Bad Request: can't parse InputMedia: media not found", media=media)
+    status, body = await post(wire, "editMessageMedia", {"pic": png()}, media=media, inline_message_id="x")
+    assert (status, body["description"]) == (400, "Bad Request: invalid inline message identifier specified")
+    assert wire.stand.world.files == {}  # a refused edit mints no file
