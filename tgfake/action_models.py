@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from tgfake.models import Ref, SenderFields, SimBody
+from tgfake.models import Ref, SenderFields, SimBody, UserId
 
 
 class PollIn(SimBody):
@@ -92,3 +92,13 @@ class ForwardIn(SenderFields):
     text: str = ""
     origin: dict[str, Any] | None = None
     hidden: bool = False
+
+
+class PrivacyIn(SimBody):
+    """``POST /sim/privacy``: the person's privacy settings; ``hide_forwards``: forwards of their messages show
+    only their name (a ``hidden_user`` origin), as "Forwarded messages: Nobody" does."""
+
+    user_id: UserId = 0
+    username: str = ""
+    first_name: str = ""
+    hide_forwards: bool = False

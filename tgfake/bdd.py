@@ -356,6 +356,32 @@ def bot_edits_message(tgfake: StandClient, text: str) -> None:
     tgfake.wait_until(edited, what=f"a message of the bot edited to {want!r}")
 
 
+@given(parsers.re(r"(?P<who>[A-Za-z][\w-]*) hides (?:their|his|her) account in forwards"))
+def person_hides_forwards(tgfake: StandClient, who: str) -> None:
+    tgfake.hide_forwards(who)
+
+
+@then(parsers.re(r"the bot forwards a message from " + _QUOTED))
+def bot_forwards_from(tgfake: StandClient, text: str) -> None:
+    want = _unquote(text)
+
+    def forwarded() -> ChatMessage | None:
+        return next((m for m in tgfake.messages() if m.from_bot and m.forwarded_from == want), None)
+
+    tgfake.wait_until(forwarded, what=f"a forward of the bot from {want!r}")
+
+
+@then(parsers.re(r"the bot reacts with " + _QUOTED + r" to message (?P<mid>\d+)"))
+def bot_reacts(tgfake: StandClient, text: str, mid: str) -> None:
+    want = _unquote(text)
+
+    def reacted() -> ChatMessage | None:
+        found = next((m for m in tgfake.messages() if m.message_id == int(mid)), None)
+        return found if found is not None and found.reactions.get(want) else None
+
+    tgfake.wait_until(reacted, what=f"a {want} reaction on message {mid}")
+
+
 def _tap_answer(tgfake: StandClient) -> dict[str, str]:
     tap = tgfake.last_tap
     if tap is None:

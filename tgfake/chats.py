@@ -71,6 +71,10 @@ class StoredFile:
     def size(self) -> int:
         return len(self.data)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> StoredFile:
+        """A file is shared, never duplicated: a forwarded or copied message shows the same file id."""
+        return self
+
 
 @dataclass(slots=True)
 class StoredMessage:
@@ -96,6 +100,8 @@ class StoredMessage:
     reply_markup: ReplyMarkup | None = None  # a reply keyboard, remove or force reply (never in the Bot API JSON)
     extra: dict[str, Any] = field(default_factory=dict)  # forward_origin, quote: Bot API fields (tgfake/extras.py)
     reactions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # person id -> their ReactionTypes
+    protected: bool = False  # sent with protect_content: not forwardable (bots may still copy it)
+    caption_above: bool = False  # show_caption_above_media
 
     @property
     def from_bot(self) -> bool:
@@ -360,6 +366,8 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
         out.update(media_json(msg.media))
     if msg.entities:
         out["caption_entities" if msg.is_media else "entities"] = msg.entities
+    if msg.caption_above and msg.caption:
+        out["show_caption_above_media"] = True
     if quote and msg.reply_to is not None:
         target = chat.messages.get(msg.reply_to)
         if target is not None:
@@ -368,6 +376,8 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
             out["quote"] = msg.quote
     if msg.keyboard:
         out["reply_markup"] = keyboard_json(msg.keyboard)
+    if msg.protected:
+        out["has_protected_content"] = True
     return out
 
 
@@ -403,6 +413,8 @@ def message_view(msg: StoredMessage) -> dict[str, Any]:
         out["reply_keyboard"] = msg.reply_markup.json()
     if msg.extra:
         out["content"] = msg.extra
+    if "forward_origin" in msg.extra:
+        out["forwarded_from"] = origin_name(msg.extra["forward_origin"])
     if msg.reactions:
         out["reactions"] = reaction_counts(msg.reactions)
     return out

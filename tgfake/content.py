@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 FILE_KINDS = ("photo", "document", "video", "audio", "voice", "animation", "sticker", "video_note")
 """The kinds that carry a file (a file id is re-sent only as its own kind)."""
-CAPTIONED = frozenset({"photo", "document", "video", "audio", "voice", "animation", "paid_media"})
+CAPTIONED = frozenset({"photo", "document", "video", "audio", "voice", "animation", "paid_media", "live_photo"})
 """The kinds a caption may go with (stickers, video notes, locations... have none)."""
 
 # Each file kind's fields, in Telegram's order; file_name and mime_type come from the file itself.
@@ -71,11 +71,22 @@ def photo_sizes(f: StoredFile) -> list[dict[str, Any]]:
     ]
 
 
+def live_photo_json(photo: StoredFile, video: StoredFile) -> dict[str, Any]:
+    """JsonLivePhoto: the still's sizes, then the motion part's duration, size, type and file."""
+    out: dict[str, Any] = {"photo": photo_sizes(photo)}
+    out |= {key: video.meta.get(key, 0) for key in ("duration", "width", "height")}
+    if video.mime_type:
+        out["mime_type"] = video.mime_type
+    return out | {"file_id": video.file_id, "file_unique_id": video.unique_id, "file_size": video.size}
+
+
 def media_json(media: Media) -> dict[str, Any]:
     """The Message fields this content adds, as Telegram writes them (an animation is also a ``document``)."""
     f = media.file
     if media.kind == "photo" and f is not None:
         return {"photo": photo_sizes(f)}
+    if media.kind == "live_photo" and f is not None:
+        return {"live_photo": live_photo_json(f, media.fields["video"]), "photo": photo_sizes(f)}
     if f is not None:
         out = {media.kind: _file_object(media.kind, f, {**f.meta, **media.fields})}
         if media.kind == "animation":
@@ -105,6 +116,9 @@ def media_view(media: Media) -> dict[str, Any]:
             out["height"] = f.height
     out.update(f.meta if f is not None else {})
     out.update(media.fields)
+    if media.kind == "live_photo":
+        video = media.fields["video"]
+        out["video"] = {"file_id": video.file_id, "name": video.name, "mime_type": video.mime_type, "size": video.size}
     return out
 
 
@@ -140,6 +154,8 @@ def media_label(media: Media) -> str:
     if f is not None:
         if kind == "photo":
             return f"[photo {f.name} {f.width}x{f.height}]"
+        if kind == "live_photo":
+            return f"[live photo {f.name} {f.width}x{f.height}{_seconds(media.fields['video'].meta)}]"
         if kind == "sticker":
             return f"[sticker {d.get('emoji') or f.name}]"
         if kind in ("voice", "video_note"):

@@ -318,6 +318,38 @@ PAID_MEDIA_PRICE = "Bad Request: invalid media price specified"  # TDLib Message
 PAID_MEDIA_COUNT = "Bad Request: invalid number of paid media specified"
 
 
+# --- forwards, copies, deletions, reactions, edits (tgfake/botapi/{forwards,edits,reactions}.py): Client.cpp's
+# check_message words ("<what> not found"), then TDLib's (MessagesManager.cpp, MessageReaction.cpp) as
+# fail_query_with_error words them, then Telegram's server (REACTION_INVALID, REACTIONS_TOO_MANY)
+MESSAGE_TO_NOT_FOUND = "Bad Request: {what} not found"  # message to forward / copy / react / delete reactions
+CANT_FORWARD = "Bad Request: the message can't be forwarded"
+CANT_COPY = "Bad Request: the message can't be copied"
+MESSAGES_CANT_FORWARD = "Bad Request: messages can't be forwarded"
+NO_MESSAGES_TO_FORWARD = "Bad Request: there are no messages to forward"
+MESSAGE_IDS_NOT_INCREASING = "Bad Request: message identifiers must be in a strictly increasing order"
+MESSAGE_IDS_TOO_MANY = "Bad Request: too many message identifiers specified"
+MESSAGE_ID_NOT_NUMBER = "Bad Request: message identifier must be a Number"
+MESSAGE_ID_UNPARSABLE = "Bad Request: can't parse message identifier as a Number"
+MESSAGE_ID_NOT_POSITIVE = "Bad Request: invalid message identifier specified"
+CANT_DELETE = "Bad Request: message can't be deleted"
+CANT_DELETE_FOR_EVERYONE = "Bad Request: message can't be deleted for everyone"
+REACTIONS_BAD = "Bad Request: can't parse reaction types JSON object"
+REACTIONS_NOT_ARRAY = "Bad Request: expected an Array of ReactionType"
+REACTION_PROBLEM = "Bad Request: can't parse ReactionType: {problem}"
+REACTION_TYPE_INVALID = "invalid reaction type specified"
+REACTION_EMPTY = "Bad Request: invalid reaction type specified"  # TDLib: an empty emoji
+REACTION_INVALID = "Bad Request: REACTION_INVALID"  # the server: not a reaction emoji, or not allowed in the chat
+REACTIONS_TOO_MANY = "Bad Request: REACTIONS_TOO_MANY"  # the server: a bot (not Premium) sets one reaction
+REACTION_SENDER_NOT_FOUND = "Bad Request: reaction sender not found"
+NO_CAPTION_TO_EDIT = "Bad Request: there is no caption in the message to edit"
+NO_LIVE_LOCATION_TO_EDIT = "Bad Request: there is no live location in the message to edit"
+MEDIA_CANT_BE_EDITED = "Bad Request: message media can't be edited"
+ALBUM_TYPE_INVALID = "Bad Request: message content type can't be used in an album"
+ALBUM_TYPE_CHANGE = "Bad Request: can't change media type in the album"
+INPUT_MEDIA_BAD = "Bad Request: can't parse input media JSON object"
+INLINE_MESSAGE_ID_INVALID = "Bad Request: invalid inline message identifier specified"  # TDLib: none can be parsed
+PROXIMITY_RADIUS_BAD = "Bad Request: wrong live location proximity alert radius specified"
+
 def default_description(code: int, retry_after: int = 0) -> str:
     """The description a scheduled fault answers with when it names none (the reference stand's table)."""
     if code == 400:

@@ -193,6 +193,7 @@ class ChatMessage:
     keyboard: tuple[tuple[str, ...], ...] = ()
     entities: tuple[Mapping[str, Any], ...] = ()
     kind: str = "text"  # or photo, video, sticker, poll, location...: what the message carries
+    forwarded_from: str = ""  # a forward's origin as the transcript names it ("alice", a channel's title)
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -216,6 +217,15 @@ class ChatMessage:
         return labels.index(label)
 
     @property
+    def reactions(self) -> dict[str, int]:
+        """Who reacted how, counted: ``{"👍": 2}`` (the bot's own reaction included)."""
+        out: dict[str, int] = {}
+        for item in self.raw.get("reactions") or []:
+            kind = item.get("type") or {}
+            out[str(kind.get("emoji") or kind.get("custom_emoji_id") or "")] = int(item.get("total_count", 0))
+        return out
+
+    @property
     def reply_keyboard(self) -> tuple[tuple[str, ...], ...]:
         """The labels of the reply keyboard this message sent (``ReplyKeyboardMarkup``), rows of labels."""
         markup = self.raw.get("reply_keyboard") or {}
@@ -237,6 +247,7 @@ class ChatMessage:
             keyboard=tuple(rows),
             entities=tuple(raw.get("entities") or raw.get("caption_entities") or ()),
             kind=str(raw.get("kind") or ("service" if raw.get("service") else "text")),
+            forwarded_from=str(raw.get("forwarded_from") or ""),
             raw=raw,
         )
 
@@ -453,6 +464,12 @@ class _Core:
             body["audios"] = [part(a) for a in audios]
         got = yield from self._do(_Req("POST", "/sim/profile", body=body))
         return dict(got)
+
+    def privacy(self, user: str | int | Person, hide_forwards: bool) -> _Op[dict[str, Any]]:
+        who = person(user)
+        body = {"user_id": who.user_id, "username": who.username, "hide_forwards": hide_forwards}
+        got: dict[str, Any] = yield from self._do(_Req("POST", "/sim/privacy", body=body))
+        return got
 
     def act(self, path: str, fields: Mapping[str, Any], user: str | int | Person, chat: ChatRef) -> _Op[Sent]:
         """One of the person's actions (``/sim/reply-button``...): the sender fields and the action's own."""
@@ -1088,6 +1105,10 @@ class StandClient:
         ``origin``."""
         return self._driver.run(self._core.act("/sim/forward", source, user, chat))
 
+    def hide_forwards(self, user: str | int | Person = "alice", hide: bool = True) -> None:
+        """The person's forward privacy (``POST /sim/privacy``): forwards of their messages name them only."""
+        self._driver.run(self._core.privacy(user, hide))
+
     def wait_for_reply(
         self,
         *,
@@ -1351,6 +1372,10 @@ class AsyncStandClient:
         """A person forwards a message (``POST /sim/forward``): ``from_chat_id`` + ``message_id``, or ``text`` +
         ``origin``."""
         return await self._driver.run(self._core.act("/sim/forward", source, user, chat))
+
+    async def hide_forwards(self, user: str | int | Person = "alice", hide: bool = True) -> None:
+        """The person's forward privacy (``POST /sim/privacy``): forwards of their messages name them only."""
+        await self._driver.run(self._core.privacy(user, hide))
 
     async def wait_for_reply(
         self,

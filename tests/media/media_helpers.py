@@ -53,3 +53,14 @@ def ptb_application(wire: Wire) -> Any:
 
     origin = str(wire.client.make_url("")).rstrip("/")
     return Application.builder().token(wire.token).base_url(f"{origin}/bot").base_file_url(f"{origin}/file/bot").build()
+
+
+async def upload_parts(wire: Wire, method: str, files: dict[str, bytes], **params: Any) -> tuple[int, dict[str, Any]]:
+    """A multipart call with several file parts (``attach://`` names, or a live photo's two files)."""
+    form = FormData()
+    for key, value in params.items():
+        form.add_field(key, str(value))
+    for name, data in files.items():
+        form.add_field(name, io.BytesIO(data), filename=f"{name}.bin", content_type="application/octet-stream")
+    resp = await wire.client.post(f"/bot{wire.token}/{method}", data=form)
+    return resp.status, await resp.json()

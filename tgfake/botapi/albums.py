@@ -38,8 +38,11 @@ TOO_MANY = "Bad Request: too many messages to send as an album"
 NOT_MIXED = "Bad Request: {kind} can't be mixed with other media types"
 
 
-def _item(ctx: BotCall, p: Params, raw: Any) -> tuple[str, FormattedText, Callable[[], Media]]:
-    """One InputMedia: (kind, caption, a maker that mints its file once every item has passed)."""
+def input_media(
+    ctx: BotCall, p: Params, raw: Any, *, for_album: bool = True
+) -> tuple[str, FormattedText, Callable[[], Media]]:
+    """One InputMedia: (kind, caption, a maker that mints its file once every item has passed); outside an album
+    (editMessageMedia) an animation is allowed too."""
     if not isinstance(raw, dict):
         raise bad_request(BAD_ITEM.format(problem="expected an Object"))
     caption = raw.get("caption", "")
@@ -56,9 +59,9 @@ def _item(ctx: BotCall, p: Params, raw: Any) -> tuple[str, FormattedText, Callab
         upload = p.files.get(value[len(ATTACH) :])
     if upload is None and (not value or value.startswith(ATTACH)):
         raise bad_request(BAD_ITEM.format(problem="media not found"))
-    if kind == "animation":
+    if kind == "animation" and for_album:
         raise bad_request(BAD_ITEM.format(problem='type "animation" can\'t be used in sendMediaGroup'))
-    if kind not in ALBUM_KINDS:
+    if kind not in ALBUM_KINDS and kind != "animation":
         raise bad_request(BAD_ITEM.format(problem=f'type "{kind}" is unsupported'))
     if upload is None:
         known = for_resend(ctx.stand, value, kind)
@@ -93,7 +96,7 @@ async def send_media_group(ctx: BotCall, p: Params) -> Any:
         raise bad_request(PARSE_MEDIA) from None
     if not isinstance(items, list):
         raise bad_request(NOT_ARRAY)
-    parsed = [_item(ctx, p, item) for item in items]
+    parsed = [input_media(ctx, p, item) for item in items]
     if not parsed:
         raise bad_request(NO_MESSAGES)
     if len(parsed) > MAX_ALBUM:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors, reply_keyboards
@@ -156,6 +157,7 @@ def post_message(
     cid: int,
     keyboard: Keyboard | ReplyMarkup | None,
     attach: Callable[[], dict[str, Any]] | None = None,
+    base: StoredMessage | None = None,
     **fields: Any,
 ) -> Any:
     """Store the bot's new message in chat ``cid`` and return its Bot API JSON.
@@ -163,7 +165,8 @@ def post_message(
     The chat is created before the reply target is checked (a send refused for its target still leaves the chat,
     as the reference does); ``attach`` (minting file ids) runs only once every check has passed. The new message
     replaces the drafts streamed in its thread (their history stays). A reply keyboard, remove or force reply
-    (``keyboard`` not a list) updates the keyboards of the people it is for.
+    (``keyboard`` not a list) updates the keyboards of the people it is for. ``base`` (a forward's or a copy's
+    content, see tgfake/botapi/forwards.py) gives every field the send does not set itself.
     """
     chat = ctx.chat_for_send(cid)
     reply_to, quote = reply_target(p, chat)
@@ -171,19 +174,19 @@ def post_message(
         fields.update(attach())
     thread = parse_int(p.text("message_thread_id")) or 0
     chat.drafts.settle(thread)
-    msg = chat.add(
-        StoredMessage(
-            message_id=chat.mint_message_id(),
-            date=ctx.unix_now(),
-            sender=ctx.bot.user,
-            reply_to=reply_to,
-            quote=quote,
-            keyboard=keyboard if isinstance(keyboard, list) else None,
-            reply_markup=keyboard if isinstance(keyboard, ReplyMarkup) else None,
-            thread_id=thread if chat.is_forum else 0,
-            **fields,
-        )
-    )
+    own: dict[str, Any] = {
+        "message_id": chat.mint_message_id(),
+        "date": ctx.unix_now(),
+        "sender": ctx.bot.user,
+        "reply_to": reply_to,
+        "quote": quote,
+        "keyboard": keyboard if isinstance(keyboard, list) else None,
+        "reply_markup": keyboard if isinstance(keyboard, ReplyMarkup) else None,
+        "thread_id": thread if chat.is_forum else 0,
+        "protected": p.flag("protect_content"),
+        **fields,
+    }
+    msg = chat.add(StoredMessage(**own) if base is None else replace(base, **own))
     if msg.reply_markup is not None:
         reply_keyboards.apply(chat, msg, msg.reply_markup)
     ctx.stand.deliver(chat, msg)  # a channel post reaches the channel's other admin bots

@@ -98,13 +98,15 @@ def describe(kind: str, p: Params | dict[str, Any], data: bytes) -> tuple[tuple[
     return (width, height), fields
 
 
-def input_file(ctx: BotCall, p: Params, kind: str) -> tuple[Upload | None, StoredFile | None]:
-    """The file part (or ``attach://`` part) named ``kind``, else the file a file id names; size-checked."""
-    upload = p.files.get(kind)
+def input_file(ctx: BotCall, p: Params, name: str, kind: str = "") -> tuple[Upload | None, StoredFile | None]:
+    """The file part (or ``attach://`` part) named ``name``, else the file a file id names (a file of ``kind``,
+    the part's name unless given); size-checked."""
+    kind = kind or name
+    upload = p.files.get(name)
     if upload is None:
-        value = p.text(kind)
+        value = p.text(name)
         if not value:
-            raise bad_request(no_file(kind.replace("_", " ")))
+            raise bad_request(no_file(name.replace("_", " ")))
         return None, for_resend(ctx.stand, value, kind)
     if len(upload.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
         raise bad_request(FILE_TOO_BIG)
@@ -152,3 +154,33 @@ async def send_photo(ctx: BotCall, p: Params) -> Any:
 async def send_document(ctx: BotCall, p: Params) -> Any:
     """Any file up to 50 MiB, or a document's file id; ``mime_type`` is sniffed from the bytes, never the name."""
     return await _send_file(ctx, p, "document")
+
+
+@bot_method("sendLivePhoto")
+async def send_live_photo(ctx: BotCall, p: Params) -> Any:
+    """A photo with its motion part (``live_photo``, a video: an upload or a video's file id), as
+    ``process_send_live_photo_query`` sends it: the still as ``photo``, both as ``live_photo``, one caption."""
+    cid = chat_id(p)
+    video, known_video = input_file(ctx, p, "live_photo", kind="video")
+    photo, known_photo = input_file(ctx, p, "photo")
+    caption = caption_text(p)
+    keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
+    still = new_media(ctx, "photo", photo, known_photo, p)
+    motion = new_media(ctx, "video", video, known_video, {})
+
+    def attach() -> dict[str, Any]:
+        moving = motion().file
+        assert moving is not None
+        return {"media": Media("live_photo", still().file, {"video": moving})}
+
+    return post_message(
+        ctx,
+        p,
+        cid,
+        keyboard,
+        attach=attach,
+        caption=caption.text,
+        entities=entities_json(ctx, caption),
+        parse_mode=p.text("parse_mode"),
+        caption_above=p.flag("show_caption_above_media"),
+    )

@@ -1,4 +1,4 @@
-"""Text messages: sendMessage, editMessageText, editMessageReplyMarkup, deleteMessage, sendChatAction."""
+"""Text messages: sendMessage, editMessageText, editMessageReplyMarkup, deleteMessage(s), sendChatAction."""
 
 from __future__ import annotations
 
@@ -6,10 +6,13 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi.common import chat_id, entities_json, message_text, own_message, post_message
+from tgfake.botapi.forwards import message_ids
 from tgfake.botapi.keyboards import parse_inline_keyboard, parse_send_markup, same_keyboard
 from tgfake.botapi.registry import bot_method
+from tgfake.chats import Chat, StoredMessage
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
+from tgfake.world import visibility
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
@@ -38,6 +41,7 @@ async def edit_message_text(ctx: BotCall, p: Params) -> Any:
     msg.keyboard = keyboard
     msg.parse_mode = p.text("parse_mode")
     msg.edit_date = ctx.unix_now()
+    ctx.stand.deliver(chat, msg, edited=True)  # a channel post's edit reaches the channel's other admin bots
     return ctx.message_json(chat, msg)
 
 
@@ -52,15 +56,77 @@ async def edit_message_reply_markup(ctx: BotCall, p: Params) -> Any:
     return ctx.message_json(chat, msg)
 
 
+TWO_DAYS = 2 * 86400  # a bot deletes (for everyone) only messages younger than this
+UNDELETABLE_SERVICE = frozenset({"channel_chat_created", "migrate_from_chat_id", "forum_topic_created"})
+
+
+def deletion_refused(ctx: BotCall, chat: Chat, msg: StoredMessage) -> str | None:
+    """Why the bot may not delete this message for everyone (TDLib's ``can_delete_message`` and
+    ``can_revoke_message`` for a bot), or None.
+
+    Supergroups and channels: ``can_delete_messages`` deletes anything younger than two days; without it only the
+    bot's own messages (its channel posts and service messages need ``can_post_messages``). Private chats: both
+    sides' messages, but a die only after a day. Basic groups: the bot's own, or any as an administrator.
+    """
+    age = ctx.unix_now() - msg.date
+    own = msg.sender is not None and msg.sender.id == ctx.bot.id
+    member = chat.member(ctx.bot.id)
+    if chat.type in ("supergroup", "channel"):
+        if age >= TWO_DAYS or (msg.service and UNDELETABLE_SERVICE.intersection(msg.service)):
+            return errors.CANT_DELETE
+        if member is not None and member.can("can_delete_messages"):
+            return None
+        if not own:
+            return errors.CANT_DELETE
+        if chat.type == "channel" or msg.service:
+            return None if member is not None and member.can("can_post_messages") else errors.CANT_DELETE
+        return None
+    if chat.type == "private":
+        dice = msg.kind == "dice"
+        return errors.CANT_DELETE_FOR_EVERYONE if (dice and age < 86400) or age > TWO_DAYS else None
+    admin = member is not None and member.is_admin
+    allowed = (own and not msg.service) or admin
+    return None if allowed and age <= TWO_DAYS else errors.CANT_DELETE_FOR_EVERYONE
+
+
+def deletable_chat(ctx: BotCall, p: Params) -> Chat:
+    """``check_chat`` for writing: a chat the stand has for this bot, where it may write."""
+    chat = ctx.chat(chat_id(p))
+    if chat is None:
+        raise bad_request(errors.CHAT_NOT_FOUND)
+    visibility.check_access(chat, ctx.bot)
+    return chat
+
+
 @bot_method("deleteMessage")
 async def delete_message(ctx: BotCall, p: Params) -> Any:
-    """Works on the bot's and the person's messages; the message is flagged, not removed, so history stays."""
+    """The bot's and the person's messages, as the rights allow; the message is flagged, not removed, so history
+    stays."""
     cid = chat_id(p)
     chat = ctx.chat(cid)
     msg = chat.live(parse_int(p.text("message_id")) or 0) if chat is not None else None
-    if msg is None:
+    if chat is None or msg is None:
         raise bad_request(errors.DELETE_NOT_FOUND)
+    refused = deletion_refused(ctx, chat, msg)
+    if refused:
+        raise bad_request(refused)
     msg.deleted = True
+    return True
+
+
+@bot_method("deleteMessages")
+async def delete_messages(ctx: BotCall, p: Params) -> Any:
+    """1-100 ids; missing ones are skipped, and either every found message is deleted or none (the first one the
+    bot may not delete names the refusal)."""
+    ids = message_ids(p)
+    chat = deletable_chat(ctx, p)
+    found = [m for m in (chat.live(i) for i in ids) if m is not None]
+    for msg in found:
+        refused = deletion_refused(ctx, chat, msg)
+        if refused:
+            raise bad_request(refused)
+    for msg in found:
+        msg.deleted = True
     return True
 
 

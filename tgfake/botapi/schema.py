@@ -131,6 +131,14 @@ def user(param: str = "user_id") -> Check:
     return Check(param, lambda p: None if to_integer(p.text(param)) > 0 else errors.INVALID_ID.format(name=param))
 
 
+def user_if_given(param: str = "user_id") -> Check:
+    """``get_user_id`` read only when the parameter is there (the reaction removals take ``actor_chat_id`` else)."""
+    return Check(
+        param,
+        lambda p: None if not p.text(param) or to_integer(p.text(param)) > 0 else errors.INVALID_ID.format(name=param),
+    )
+
+
 def upload(param: str, what: str = "") -> Check:
     """``get_input_file``: neither a file part nor a (file id or URL) string."""
 
@@ -213,8 +221,8 @@ PRECHECKS: dict[str, tuple[Check, ...]] = {
     "forwardmessages": (required("from_chat_id"), message_ids(), chat()),
     "deletemessages": (message_ids(), chat()),
     "setmessagereaction": _C,
-    "deletemessagereaction": _U,
-    "deleteallmessagereactions": _U,
+    "deletemessagereaction": (user_if_given(), chat()),
+    "deleteallmessagereactions": (user_if_given(), chat()),
     "editmessagelivelocation": (coordinate("latitude"), coordinate("longitude")),
     # users
     "getuserprofilephotos": _U,

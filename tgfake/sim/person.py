@@ -1,9 +1,10 @@
-"""The person's side: ``POST /sim/message`` and ``POST /sim/callback``."""
+"""The person's side: ``POST /sim/message``, ``POST /sim/callback`` and ``POST /sim/privacy``."""
 
 from __future__ import annotations
 
 from aiohttp import web
 
+from tgfake.action_models import PrivacyIn
 from tgfake.models import CallbackIn, MessageIn
 from tgfake.sim.common import read_body, stand_of
 from tgfake.wire import sim_json
@@ -21,3 +22,11 @@ async def message(request: web.Request) -> web.Response:
 async def callback(request: web.Request) -> web.Response:
     query_id, update_id = stand_of(request).inject_callback(await read_body(request, CallbackIn))
     return sim_json({"callback_query_id": query_id, "update_id": update_id})
+
+
+@routes.post("/sim/privacy")
+async def privacy(request: web.Request) -> web.Response:
+    body = await read_body(request, PrivacyIn)
+    person = stand_of(request).person(body.user_id, body.username, body.first_name, name_from_username=True)
+    person.hides_forwards = body.hide_forwards
+    return sim_json({"user_id": person.id, "hide_forwards": person.hides_forwards})

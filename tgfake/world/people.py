@@ -23,6 +23,7 @@ class User:
     language_code: str = ""
     is_bot: bool = False
     is_premium: bool = False
+    hides_forwards: bool = False  # forward privacy: forwards of their messages name them only (hidden_user)
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
