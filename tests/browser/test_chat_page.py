@@ -12,7 +12,6 @@ import html
 import io
 import json
 import re
-import shutil
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -22,12 +21,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from tests.browser.conftest import CHROMIUM, sync_api
 from tgfake.testing import StandClient
 
-sync_api = pytest.importorskip("playwright.sync_api")
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-# CI installs Chromium (.ci/run); a developer machine without it skips, and says so.
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
@@ -35,7 +31,6 @@ TOKEN = "1:page"
 GROUP = -1001500
 HOSTILE = '<img src=x onerror="window.pwned=1">'
 MODEL_SCRIPT = [{"match": "tea", "answer": "Green tea: 80 °C, three minutes."}]
-WAIT_MS = 10_000
 
 
 def post(url: str, body: dict[str, Any]) -> Any:
@@ -118,23 +113,6 @@ class TeaBot(threading.Thread):
             parse_mode="HTML",
             reply_parameters={"message_id": message["message_id"]},
         )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1360, "height": 820}, color_scheme="light")
-    opened = context.new_page()
-    opened.set_default_timeout(WAIT_MS)
-    yield opened
-    context.close()
 
 
 @pytest.fixture
