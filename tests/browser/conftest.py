@@ -8,10 +8,13 @@ from typing import Any
 
 import pytest
 
+sync_api: Any
 try:  # the test extra installs it; without it the browser tests skip
     from playwright import sync_api
 except ImportError:  # pragma: no cover
     sync_api = None
+
+__all__ = ["CHROMIUM", "WAIT_MS", "sync_api"]
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 """CI installs Chromium (.ci/run); a developer machine without it skips the browser tests, and says so."""
