@@ -34,9 +34,13 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    """A fresh browser context (no state shared between tests), light theme, a desktop-sized window."""
+    """A fresh browser context (no state shared between tests), light theme, a desktop-sized window; a script error
+    on the page fails the test."""
     context = browser.new_context(viewport={"width": 1360, "height": 820}, color_scheme="light")
     opened = context.new_page()
     opened.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
     yield opened
     context.close()
+    assert errors == []

@@ -312,3 +312,44 @@ def test_media_albums_polls_drafts_topics_and_people_through_the_page(
 
 def b64(data: bytes) -> str:
     return base64.b64encode(data).decode()
+
+
+def test_refusals_show_as_toasts_and_reset_forgets_the_conversation(
+    tgfake: StandClient, bot: TeaBot, page: Any
+) -> None:
+    bot.api("setMyDescription", description="I brew tea for tea clubs.")
+    bot.api(
+        "setChatMenuButton",
+        menu_button={"type": "web_app", "text": "Order", "web_app": {"url": "https://example.com/app"}},
+    )
+    page.goto(tgfake.url + "/")
+    assert "/s/" in page.url  # the page of a session reads that session's world only
+    expect(page.locator("#chatTitle")).to_have_text(bot.api("getMe")["first_name"])
+    expect(page.locator(".empty-chat")).to_have_text("I brew tea for tea clubs.")  # an empty private chat
+    expect(page.locator("#menuButton")).to_have_text("Order")  # the web_app menu button
+
+    # The stand's refusal reaches the person as Telegram's app would put it: a message that names the problem.
+    page.locator("#text").fill("x" * 4097)
+    page.locator("#text").press("Enter")
+    expect(page.locator("#toast")).to_have_text("text is longer than 4096 characters")
+    expect(page.locator("#toast")).to_have_class("bad")
+
+    page.locator("#text").fill("/start")
+    page.locator("#text").press("Enter")
+    expect(page.locator(".msg.in .body").last).to_have_text("Welcome to the tea club! Pick from the keyboard.")
+    expect(page.locator("#outbox")).to_contain_text("sendMessage 200")
+    # A force_reply opens a reply to the bot's question, with its placeholder.
+    force = {"force_reply": True, "input_field_placeholder": "Your name"}
+    bot.api("sendMessage", chat_id=4242, text="What is your name?", reply_markup=force)
+    expect(page.locator("#replyBar")).to_contain_text("What is your name?")
+    expect(page.locator("#text")).to_have_attribute("placeholder", "Your name")
+    page.locator("#text").fill("Ann")
+    page.locator("#text").press("Enter")
+    expect(page.locator(".msg.out", has_text="Ann").locator(".reply")).to_contain_text("What is your name?")
+
+    page.locator("#reset").click()  # the conversation, the outbox and the bot's settings are forgotten
+    expect(page.locator(".msg")).to_have_count(0)
+    expect(page.locator(".empty-chat")).to_have_text("No messages here yet…")
+    expect(page.locator("#menuButton")).to_be_hidden()
+    expect(page.locator("#outbox")).not_to_contain_text("sendMessage 200")
+    expect(page.locator("#replyKeyboard")).to_be_hidden()
