@@ -327,6 +327,11 @@ def test_refusals_show_as_toasts_and_reset_forgets_the_conversation(
     expect(page.locator("#chatTitle")).to_have_text(bot.api("getMe")["first_name"])
     expect(page.locator(".empty-chat")).to_have_text("I brew tea for tea clubs.")  # an empty private chat
     expect(page.locator("#menuButton")).to_have_text("Order")  # the web_app menu button
+    page.locator("#menuButton").click()  # opens its Mini App in the phone frame
+    expect(page.locator("#miniapp")).to_be_visible()
+    assert page.evaluate("window.__tgfakeMiniApp.url").startswith("https://example.com/app#tgWebAppData=")
+    page.locator("#miniappClose").click()
+    expect(page.locator("#miniapp")).to_be_hidden()
 
     # The stand's refusal reaches the person as Telegram's app would put it: a message that names the problem.
     page.locator("#text").fill("x" * 4097)
