@@ -90,3 +90,5 @@ async def test_an_unknown_chat_is_an_empty_view_and_a_bad_id_is_refused(wire: Wi
     assert got["chat"]["type"] == "private"
     assert await wire.sim("GET", "/sim/page/chat/x") == (400, {"error": "chat id must be an integer"})
     assert await wire.sim("GET", "/sim/page/chat/-5?user=y") == (400, {"error": "user must be an integer"})
+    assert await wire.sim("GET", "/sim/page/chats?bot=nobot") == (404, {"error": "bot nobot not found"})
+    assert await wire.sim("GET", "/sim/page/chat/1?bot=nobot") == (404, {"error": "bot nobot not found"})
