@@ -43,6 +43,7 @@ async def test_the_chat_list_names_the_bots_chats_people_and_forum_topics(wire: 
     assert listed["chats"][0]["chat"]["id"] == 77  # the chat with the newest message first
     forum = by_id[GROUP]
     assert forum["title"] == "Tea club"
+    assert forum["last"]["text"] == "alice created the topic 'Recipes'"  # a service message says what happened
     assert [t["name"] for t in forum["topics"]] == ["General", "Recipes"]
     assert forum["topics"][1]["message_thread_id"] == topic["message_thread_id"]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tgfake.chats import Chat, StoredMessage, message_json, type_for_id
+from tgfake.chats import Chat, StoredMessage, message_json, service_text, type_for_id
 from tgfake.extras import reaction_counts
 from tgfake.sim.common import bot_of, query_int, stand_of
 from tgfake.sim.inspect import _chat_id as chat_id_of
@@ -41,20 +41,21 @@ def topics_of(chat: Chat) -> list[dict[str, Any]]:
     return [chat.general.json(), *(t.json() for t in chat.topics.values() if not t.hidden)]
 
 
-def preview(msg: StoredMessage) -> str:
-    """What the chat list shows of a message: its text or caption, else its kind."""
-    shown = msg.caption if msg.is_media else msg.text
-    if not shown:
-        shown = f"[{msg.kind}]"
+def preview(stand: Stand, msg: StoredMessage) -> str:
+    """What the chat list shows of a message: its text or caption, what a service message says, else its kind."""
+    if msg.service:
+        shown = service_text(msg.service, stand.sender_name(msg))
+    else:
+        shown = (msg.caption if msg.is_media else msg.text) or f"[{msg.kind}]"
     return shown if len(shown) <= PREVIEW else shown[:PREVIEW] + "…"
 
 
-def chat_item(chat: Chat) -> dict[str, Any]:
+def chat_item(stand: Stand, chat: Chat) -> dict[str, Any]:
     item: dict[str, Any] = {"chat": chat.json(), "title": title_of(chat)}
     live = [m for m in chat.messages.values() if not m.deleted]
     item["messages"] = len(live)
     if live:
-        item["last"] = {"message_id": live[-1].message_id, "date": live[-1].date, "text": preview(live[-1])}
+        item["last"] = {"message_id": live[-1].message_id, "date": live[-1].date, "text": preview(stand, live[-1])}
     topics = topics_of(chat)
     if topics:
         item["topics"] = topics
@@ -84,7 +85,7 @@ def chat_list(stand: Stand, bot: Bot) -> dict[str, Any]:
         "bot": bot.get_me(),
         "bots": [b.get_me() for b in stand.bots.values()],
         "people": people,
-        "chats": [chat_item(c) for c in chats],
+        "chats": [chat_item(stand, c) for c in chats],
     }
 
 
