@@ -260,6 +260,9 @@ def test_media_albums_polls_drafts_topics_and_people_through_the_page(
     expect(sent.locator("img")).to_have_count(1)
     sent.locator("img").evaluate("img => img.decode()")  # the stand's file route served real bytes
     assert sent.locator("img").evaluate("img => img.naturalWidth") == 64
+    with urllib.request.urlopen(f"{tgfake.url}/sim/chat/{GROUP}", timeout=10) as resp:
+        stored = json.loads(resp.read())["messages"][-1]
+    assert (stored["kind"], stored["caption"], stored["message_thread_id"]) == ("photo", "my leaf", topic)
 
     # What the bot sends into its private chat: an album, a location, a dice; a draft streams, typing shows.
     chat = 4242
@@ -351,6 +354,18 @@ def test_refusals_show_as_toasts_and_reset_forgets_the_conversation(
     page.locator("#text").fill("Ann")
     page.locator("#text").press("Enter")
     expect(page.locator(".msg.out", has_text="Ann").locator(".reply")).to_contain_text("What is your name?")
+
+    # Another bot: the page writes to its private chat.
+    post(f"{tgfake.url}/sim/bots", {"first_name": "Coffee", "username": "coffee_bot"})
+    page.locator("#botSelect").select_option("coffee_bot")
+    expect(page.locator("#chatTitle")).to_have_text("Coffee")
+    page.locator("#text").fill("hello coffee")
+    page.locator("#text").press("Enter")
+    expect(page.locator(".msg.out .body").last).to_have_text("hello coffee")
+    with urllib.request.urlopen(f"{tgfake.url}/sim/chat/4242?bot=coffee_bot&format=text", timeout=10) as resp:
+        assert resp.read().decode() == "[1] alice: hello coffee\n"
+    page.locator("#botSelect").select_option(bot.api("getMe")["username"])
+    expect(page.locator("#chatTitle")).to_have_text(bot.api("getMe")["first_name"])
 
     page.locator("#reset").click()  # the conversation, the outbox and the bot's settings are forgotten
     expect(page.locator(".msg")).to_have_count(0)
