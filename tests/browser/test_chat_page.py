@@ -211,6 +211,10 @@ def test_a_group_conversation_through_the_page(tgfake: StandClient, bot: TeaBot,
     calls = page.locator("#outbox")
     expect(calls).to_contain_text("sendMessage 200")
     expect(calls).to_contain_text("answerCallbackQuery 200")
+    bot.api("getMe")  # a new call, then refreshes racing each other (the timer and clicks do): each call shows once
+    page.evaluate("Promise.all([1, 2, 3].map(() => window.__tgfakePage.refresh()))")
+    seqs = [line.split(" ", 1)[0] for line in calls.locator("div").all_inner_texts()]
+    assert len(seqs) == len(set(seqs)) > 5
     page.locator("#sidePanel .tabs button", has_text="Model").click()
     expect(page.locator("#journal")).to_contain_text("Green tea: 80 °C, three minutes.")
     expect(page.locator("#journal")).to_contain_text("How do I brew tea?")

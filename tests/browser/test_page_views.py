@@ -40,6 +40,10 @@ async def test_the_chat_list_names_the_bots_chats_people_and_forum_topics(wire: 
     by_id = {c["chat"]["id"]: c for c in listed["chats"]}
     assert by_id[77]["title"] == "Bob"
     assert by_id[77]["last"]["text"] == "hello there"
+    shared = {"user_id": 77, "poll": {"question": "Tea?", "options": ["Yes", "No"]}}
+    assert (await wire.sim("POST", "/sim/share", shared))[0] == 200
+    listed = await view(wire, "/sim/page/chats")
+    assert listed["chats"][0]["last"]["text"] == "[poll 'Tea?'] [Yes: 0] [No: 0]"  # content reads as the transcript
     assert listed["chats"][0]["chat"]["id"] == 77  # the chat with the newest message first
     forum = by_id[GROUP]
     assert forum["title"] == "Tea club"

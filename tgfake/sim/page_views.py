@@ -11,7 +11,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tgfake.chats import Chat, StoredMessage, message_json, service_text, type_for_id
+from tgfake.chats import Chat, StoredMessage, message_json, message_lines, type_for_id
 from tgfake.extras import reaction_counts
 from tgfake.sim.common import bot_of, query_int, stand_of
 from tgfake.sim.inspect import _chat_id as chat_id_of
@@ -42,11 +42,14 @@ def topics_of(chat: Chat) -> list[dict[str, Any]]:
 
 
 def preview(stand: Stand, msg: StoredMessage) -> str:
-    """What the chat list shows of a message: its text or caption, what a service message says, else its kind."""
-    if msg.service:
-        shown = service_text(msg.service, stand.sender_name(msg))
-    else:
-        shown = (msg.caption if msg.is_media else msg.text) or f"[{msg.kind}]"
+    """What the chat list shows of a message: its text or caption, else its transcript line's body (what a service
+    message says, ``[poll 'Tea?'] …``, ``[location 1.5, 2.5]``), so every kind reads as the transcript reads it."""
+    shown = msg.caption if msg.is_media else msg.text
+    if not shown or msg.service:
+        who = stand.sender_name(msg)
+        shown = message_lines(msg, who)[0]
+        for prefix in (f"[{msg.message_id}] {who}: ", f"[{msg.message_id}] * "):
+            shown = shown.removeprefix(prefix)
     return shown if len(shown) <= PREVIEW else shown[:PREVIEW] + "…"
 
 
