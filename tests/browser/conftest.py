@@ -36,7 +36,7 @@ def browser() -> Iterator[Any]:
 def page(browser: Any) -> Iterator[Any]:
     """A fresh browser context (no state shared between tests), light theme, a desktop-sized window; a script error
     on the page fails the test."""
-    context = browser.new_context(viewport={"width": 1360, "height": 820}, color_scheme="light")
+    context = browser.new_context(viewport={"width": 1360, "height": 820}, color_scheme="light", timezone_id="UTC")
     opened = context.new_page()
     opened.set_default_timeout(WAIT_MS)
     errors: list[str] = []
