@@ -11,6 +11,7 @@ from tgfake.sim import (
     files,
     grants,
     inspect,
+    page_views,
     payments,
     person,
     sessions,
@@ -32,6 +33,7 @@ ROUTE_TABLES = (
     actions.routes,
     payments.routes,
     grants.routes,
+    page_views.routes,
 )
 
 
