@@ -127,7 +127,8 @@ async def read_params(request: web.Request) -> Params:
     that cannot be parsed leaves the query. A JSON or urlencoded body over :data:`MAX_ARGS_BODY` raises
     TelegramError 413 with td's words.
     """
-    params = Params(values=dict(_first(form_pairs(request.rel_url.raw_query_string))))
+    query = request.rel_url.raw_query_string
+    params = Params(values=dict(_first(form_pairs(query))) if query else {})
     ctype = request.content_type
     if ctype.startswith("multipart/form-data"):
         with contextlib.suppress(ValueError, web.HTTPException, HttpProcessingError, RequestPayloadError):
