@@ -635,17 +635,30 @@ async def completion_rows(
     request = json.dumps(COMPLETION_REQUEST).encode()
     answer = json.loads(await fetch(s, "POST", f"{url}/v1/chat/completions", data=request, headers=JSON))
     base_app[BASELINE].completion_text = answer["choices"][0]["message"]["content"]
-    floor = Floor(
-        "baseline: bare POST JSON read, completion JSON",
-        lambda: fetch(s, "POST", f"{base_url}/completion", data=request, headers=JSON),
+    return await model_pair(
+        s,
+        cfg,
+        request,
+        (f"/v1/chat/completions ({cfg.stream_words} words, not streamed)", f"{url}/v1/chat/completions"),
+        ("baseline: bare POST JSON read, completion JSON", f"{base_url}/completion"),
     )
-    spec = Spec(
-        f"/v1/chat/completions ({cfg.stream_words} words, not streamed)",
-        lambda: fetch(s, "POST", f"{url}/v1/chat/completions", data=request, headers=JSON),
-        nothing,
-        floor,
-    )
-    return await best_of(cfg, [spec], total=cfg.stream_requests)
+
+
+async def model_pair(
+    s: aiohttp.ClientSession,
+    cfg: Config,
+    request: bytes,
+    row: tuple[str, str],
+    floor: tuple[str, str],
+    unit: str = "requests",
+) -> list[Row]:
+    """``request`` POSTed to a model route (``row``: name, URL) and to its floor, ``cfg.stream_requests`` each."""
+
+    def post(target: str) -> Send:
+        return lambda: fetch(s, "POST", target, data=request, headers=JSON)
+
+    spec = Spec(row[0], post(row[1]), nothing, Floor(floor[0], post(floor[1])))
+    return await best_of(cfg, [spec], total=cfg.stream_requests, unit=unit)
 
 
 def sse_events(body: bytes) -> list[bytes]:
@@ -673,17 +686,14 @@ async def stream_rows(
         raise BenchError(f"the {route} stream is not a sequence of blank-line-ended events")
     base_app[BASELINE].stream_events = events
     suffix = "" if route == STREAM_ROUTES[0][0] else f" ({route})"
-    floor = Floor(
-        "baseline: bare aiohttp streaming the same SSE events" + suffix,
-        lambda: fetch(s, "POST", f"{base_url}/stream", data=request, headers=JSON),
+    base, stream = await model_pair(
+        s,
+        cfg,
+        request,
+        (f"stream {route} ({cfg.stream_words} words, delay 0s)", f"{url}{route}"),
+        ("baseline: bare aiohttp streaming the same SSE events" + suffix, f"{base_url}/stream"),
+        unit="frames",
     )
-    spec = Spec(
-        f"stream {route} ({cfg.stream_words} words, delay 0s)",
-        lambda: fetch(s, "POST", f"{url}{route}", data=request, headers=JSON),
-        nothing,
-        floor,
-    )
-    base, stream = await best_of(cfg, [spec], total=cfg.stream_requests, unit="frames")
     for row in (base, stream):
         row.extra = {
             "streams_per_s": row.rate,
