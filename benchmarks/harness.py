@@ -126,21 +126,86 @@ def ms(seconds: float) -> float:
     return round(seconds * 1000, 3)
 
 
-# --- the baseline: bare aiohttp handlers doing the least that the same wire exchange needs ----------------------
+# --- the baselines: bare aiohttp handlers doing the same transport work as the row they are compared with -------
+# A fair floor reads the body the row's client sends and answers a body of about the same size and shape, encoded
+# per request as any handler would: the client's work (encoding a form, reading a longer answer) is then on both
+# sides, and the ratio is what the stand itself costs. See docs/benchmarks.md, "Fair baselines".
 class Baseline:
-    """State of the bare app: held requests waiting to be woken, and the bytes the stream baseline writes."""
+    """State of the bare app: held requests waiting to be woken, and the bytes the stream and text baselines write."""
 
     def __init__(self) -> None:
         self.waiters: list[asyncio.Future[None]] = []
         self.held = asyncio.Event()
-        self.stream_body = b""
+        self.stream_events: list[bytes] = []
+        self.text_body = b""
+        self.completion_text = ""
+        self.next_id = 0
 
 
 BASELINE = web.AppKey("bench.baseline", Baseline)
+BASE_BOT = {"id": 123456, "is_bot": True, "first_name": "bench", "username": "bench_bot"}
 
 
 async def base_json(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "result": {"id": 1, "is_bot": True, "first_name": "bench"}})
+
+
+async def base_me(request: web.Request) -> web.Response:
+    """getMe's floor: a POST whose (empty) body is read, answered with a getMe-sized result."""
+    await request.read()
+    me = {**BASE_BOT, "can_join_groups": True, "can_read_all_group_messages": False, "supports_inline_queries": False}
+    return web.json_response({"ok": True, "result": me})
+
+
+async def base_form(request: web.Request) -> web.Response:
+    """sendMessage's floor: the form parsed, its markup decoded, a message of the same shape answered."""
+    state = request.app[BASELINE]
+    form = await request.post()
+    state.next_id += 1
+    message = {
+        "message_id": state.next_id,
+        "from": BASE_BOT,
+        "chat": {"id": int(str(form["chat_id"])), "type": "private"},
+        "date": int(time.time()),
+        "text": form["text"],
+        "reply_markup": json.loads(str(form["reply_markup"])),
+    }
+    return web.json_response({"ok": True, "result": message})
+
+
+async def base_post_json(request: web.Request) -> web.Response:
+    """``POST /sim/message``'s floor: the JSON body decoded, two ids answered."""
+    state = request.app[BASELINE]
+    await request.json()
+    state.next_id += 1
+    return web.json_response({"message_id": state.next_id, "update_id": state.next_id})
+
+
+async def base_completion(request: web.Request) -> web.Response:
+    """A non-streamed chat completion's floor: the request decoded, a completion of the same answer encoded."""
+    state = request.app[BASELINE]
+    body = await request.json()
+    state.next_id += 1
+    answer = {
+        "id": f"chatcmpl-{state.next_id}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": body["model"],
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": state.completion_text},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 200, "total_tokens": 201},
+    }
+    return web.json_response(answer)
+
+
+async def base_text(request: web.Request) -> web.Response:
+    """The transcript row's floor: a text body of the transcript's size."""
+    return web.Response(body=request.app[BASELINE].text_body, content_type="text/plain")
 
 
 async def base_hold(request: web.Request) -> web.Response:
@@ -167,15 +232,27 @@ async def base_wake(request: web.Request) -> web.Response:
     return web.json_response({"ok": True})
 
 
-async def base_stream(request: web.Request) -> web.Response:
-    await request.read()
-    return web.Response(body=request.app[BASELINE].stream_body, content_type="text/event-stream")
+async def base_stream(request: web.Request) -> web.StreamResponse:
+    """A stream's floor: the request read, then the same SSE events as the model's, one write per event, as a
+    bare streaming server sends them."""
+    await request.json()
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
+    await response.prepare(request)
+    for event in request.app[BASELINE].stream_events:
+        await response.write(event)
+    await response.write_eof()
+    return response
 
 
 def baseline_app() -> web.Application:
     app = web.Application()
     app[BASELINE] = Baseline()
     app.router.add_get("/json", base_json)
+    app.router.add_post("/me", base_me)
+    app.router.add_post("/form", base_form)
+    app.router.add_post("/post-json", base_post_json)
+    app.router.add_post("/completion", base_completion)
+    app.router.add_get("/text", base_text)
     app.router.add_get("/hold", base_hold)
     app.router.add_get("/held", base_held)
     app.router.add_post("/wake", base_wake)
@@ -299,20 +376,28 @@ def ratio(row: Row, base: Row, of: str) -> Row:
 
 
 @dataclass(slots=True)
+class Floor:
+    """A baseline: the bare handler doing the transport work of the rows compared with it."""
+
+    name: str
+    send: Send
+
+
+@dataclass(slots=True)
 class Spec:
-    """A throughput row: how to prepare the stand (run before every repeat) and the request to repeat."""
+    """A throughput row: how to prepare the stand (run before every repeat), the request to repeat, its floor."""
 
     name: str
     send: Send
     setup: Callable[[], Awaitable[None]]
+    floor: Floor
 
 
-async def best_of(
-    cfg: Config, specs: list[Spec], base_send: Send, base_name: str, *, total: int = 0, unit: str = "requests"
-) -> list[Row]:
-    """Each row ``cfg.repeats`` times, each time right after a baseline slice; every side keeps its best slice.
+async def best_of(cfg: Config, specs: list[Spec], *, total: int = 0, unit: str = "requests") -> list[Row]:
+    """Each row ``cfg.repeats`` times, each time right after a slice of its floor; every side keeps its best slice.
 
-    Interleaving and best-of keep a neighbour's burst of CPU (2 shared cores) from landing on one side only.
+    Interleaving and best-of keep a neighbour's burst of CPU (2 shared cores) from landing on one side only. Each
+    floor's row comes before the first row compared with it.
     """
     best: dict[str, Row] = {}
 
@@ -323,15 +408,25 @@ async def best_of(
     for _ in range(cfg.repeats):
         for spec in specs:
             await spec.setup()
-            keep(await throughput(base_name, base_send, cfg, total=total, unit=unit))
+            keep(await throughput(spec.floor.name, spec.floor.send, cfg, total=total, unit=unit))
             keep(await throughput(spec.name, spec.send, cfg, total=total, unit=unit))
-    base = best.pop(base_name)
-    base.ratio, base.ratio_of, base.baseline = 1.0, "rate", base.name
-    return [base] + [ratio(best[spec.name], base, "rate") for spec in specs]
+    rows: list[Row] = []
+    for spec in specs:
+        base = best[spec.floor.name]
+        if all(row is not base for row in rows):
+            base.ratio, base.ratio_of, base.baseline = 1.0, "rate", base.name
+            rows.append(base)
+        rows.append(ratio(best[spec.name], base, "rate"))
+    return rows
 
 
 async def stand_rows(
-    s: aiohttp.ClientSession, stand_url: str, base_url: str, app: web.Application, cfg: Config
+    s: aiohttp.ClientSession,
+    stand_url: str,
+    base_url: str,
+    app: web.Application,
+    base_app: web.Application,
+    cfg: Config,
 ) -> list[Row]:
     bot = f"{stand_url}/bot{TOKEN}"
     say = json.dumps({"text": "hello"}).encode()
@@ -346,29 +441,47 @@ async def stand_rows(
                 s, "POST", f"{stand_url}/sim/message", data=json.dumps({"text": f"question {i}"}).encode(), headers=JSON
             )
             await fetch(s, "POST", f"{bot}/sendMessage", data=SEND_FORM, headers=FORM)
+        base_app[BASELINE].text_body = await fetch(s, "GET", f"{stand_url}/sim/chat/{CHAT}?format=text")
 
+    me = Floor("baseline: bare POST, getMe-sized JSON", lambda: fetch(s, "POST", f"{base_url}/me"))
+    form = Floor(
+        "baseline: bare POST form read, message JSON",
+        lambda: fetch(s, "POST", f"{base_url}/form", data=SEND_FORM, headers=FORM),
+    )
+    sim = Floor(
+        "baseline: bare POST JSON read, small JSON",
+        lambda: fetch(s, "POST", f"{base_url}/post-json", data=say, headers=JSON),
+    )
+    text = Floor("baseline: bare GET, transcript-sized text", lambda: fetch(s, "GET", f"{base_url}/text"))
     specs = [
-        Spec("getMe", lambda: fetch(s, "POST", f"{bot}/getMe"), reset),
+        Spec("getMe", lambda: fetch(s, "POST", f"{bot}/getMe"), reset, me),
         Spec(
             "sendMessage (form, inline keyboard)",
             lambda: fetch(s, "POST", f"{bot}/sendMessage", data=SEND_FORM, headers=FORM),
             reset,
+            form,
         ),
         Spec(
             "sendMessage (form, parse_mode HTML)",
             lambda: fetch(s, "POST", f"{bot}/sendMessage", data=HTML_FORM, headers=FORM),
             reset,
+            form,
         ),
-        Spec("POST /sim/message", lambda: fetch(s, "POST", f"{stand_url}/sim/message", data=say, headers=JSON), reset),
+        Spec(
+            "POST /sim/message",
+            lambda: fetch(s, "POST", f"{stand_url}/sim/message", data=say, headers=JSON),
+            reset,
+            sim,
+        ),
         Spec(
             f"GET /sim/chat/{{id}}?format=text ({cfg.chat_messages} msgs)",
             lambda: fetch(s, "GET", f"{stand_url}/sim/chat/{CHAT}?format=text"),
             fill_chat,
+            text,
         ),
     ]
-    rows = await best_of(cfg, specs, lambda: fetch(s, "GET", f"{base_url}/json"), "baseline: bare aiohttp JSON")
-    transcript = await fetch(s, "GET", f"{stand_url}/sim/chat/{CHAT}?format=text")
-    rows[-1].extra["transcript_bytes"] = len(transcript)
+    rows = await best_of(cfg, specs)
+    rows[-1].extra["transcript_bytes"] = len(base_app[BASELINE].text_body)
     return rows + await wake_rows(s, stand_url, base_url, app, cfg)
 
 
@@ -491,6 +604,9 @@ STREAM_ROUTES: list[tuple[str, dict[str, Any], bytes]] = [
 ]
 
 
+COMPLETION_REQUEST = {"model": "tgfake-demo", "messages": [{"role": "user", "content": "go"}]}
+
+
 async def model_rows(
     s: aiohttp.ClientSession, base_url: str, base_app: web.Application, cfg: Config
 ) -> tuple[list[Row], str]:
@@ -499,12 +615,55 @@ async def model_rows(
         return [], why
     rows: list[Row] = []
     async with serving(create_app(Options(), model=make(words(cfg.stream_words), 0.0))) as url:
+        rows += await completion_rows(s, url, base_url, base_app, cfg)
         for route, body, closing in STREAM_ROUTES:
             rows += await stream_rows(s, url, base_url, base_app, cfg, route, json.dumps(body).encode(), closing)
     request = json.dumps(STREAM_ROUTES[0][1]).encode()
     async with serving(create_app(Options(), model=make(words(cfg.pacing_words), cfg.pacing_delay))) as url:
         rows.append(await pacing(s, f"{url}/v1/chat/completions", request, cfg))
     return rows, ""
+
+
+async def nothing() -> None:
+    return None
+
+
+async def completion_rows(
+    s: aiohttp.ClientSession, url: str, base_url: str, base_app: web.Application, cfg: Config
+) -> list[Row]:
+    """A non-streamed chat completion against a bare handler decoding the request and encoding the same answer."""
+    request = json.dumps(COMPLETION_REQUEST).encode()
+    answer = json.loads(await fetch(s, "POST", f"{url}/v1/chat/completions", data=request, headers=JSON))
+    base_app[BASELINE].completion_text = answer["choices"][0]["message"]["content"]
+    return await model_pair(
+        s,
+        cfg,
+        request,
+        (f"/v1/chat/completions ({cfg.stream_words} words, not streamed)", f"{url}/v1/chat/completions"),
+        ("baseline: bare POST JSON read, completion JSON", f"{base_url}/completion"),
+    )
+
+
+async def model_pair(
+    s: aiohttp.ClientSession,
+    cfg: Config,
+    request: bytes,
+    row: tuple[str, str],
+    floor: tuple[str, str],
+    unit: str = "requests",
+) -> list[Row]:
+    """``request`` POSTed to a model route (``row``: name, URL) and to its floor, ``cfg.stream_requests`` each."""
+
+    def post(target: str) -> Send:
+        return lambda: fetch(s, "POST", target, data=request, headers=JSON)
+
+    spec = Spec(row[0], post(row[1]), nothing, Floor(floor[0], post(floor[1])))
+    return await best_of(cfg, [spec], total=cfg.stream_requests, unit=unit)
+
+
+def sse_events(body: bytes) -> list[bytes]:
+    """A stream's bytes cut into its events (each ends with a blank line), as a server writes them one by one."""
+    return [event + b"\n\n" for event in body.split(b"\n\n") if event]
 
 
 async def stream_rows(
@@ -517,32 +676,31 @@ async def stream_rows(
     request: bytes,
     closing: bytes,
 ) -> list[Row]:
-    """A zero-delay stream of ``route`` against the bare handler sending the same SSE bytes as one response."""
+    """A zero-delay stream of ``route`` against a bare handler streaming the same SSE events, one write each."""
     body = await fetch(s, "POST", f"{url}{route}", data=request, headers=JSON)
     if not body.rstrip().endswith(closing):
         raise BenchError(f"the {route} stream did not end with {closing!r}: {body[-200:]!r}")
     per = frames(body)
-    base_app[BASELINE].stream_body = body
-
-    async def nothing() -> None:
-        return None
-
-    spec = Spec(
-        f"stream {route} ({cfg.stream_words} words, delay 0s)",
-        lambda: fetch(s, "POST", f"{url}{route}", data=request, headers=JSON),
-        nothing,
-    )
+    events = sse_events(body)
+    if b"".join(events) != body:
+        raise BenchError(f"the {route} stream is not a sequence of blank-line-ended events")
+    base_app[BASELINE].stream_events = events
     suffix = "" if route == STREAM_ROUTES[0][0] else f" ({route})"
-    base, stream = await best_of(
+    base, stream = await model_pair(
+        s,
         cfg,
-        [spec],
-        lambda: fetch(s, "POST", f"{base_url}/stream", data=request, headers=JSON),
-        "baseline: bare aiohttp, same SSE bytes in one response" + suffix,
-        total=cfg.stream_requests,
+        request,
+        (f"stream {route} ({cfg.stream_words} words, delay 0s)", f"{url}{route}"),
+        ("baseline: bare aiohttp streaming the same SSE events" + suffix, f"{base_url}/stream"),
         unit="frames",
     )
     for row in (base, stream):
-        row.extra = {"streams_per_s": row.rate, "frames_per_stream": per, "stream_bytes": len(body)}
+        row.extra = {
+            "streams_per_s": row.rate,
+            "frames_per_stream": per,
+            "events_per_stream": len(events),
+            "stream_bytes": len(body),
+        }
         row.rate = round(row.rate * per, 1)
     return [base, stream]
 
@@ -603,7 +761,7 @@ async def run(cfg: Config | None = None) -> Report:
         serving(stand_app) as stand_url,
         aiohttp.ClientSession(connector=connector, timeout=CLIENT_TIMEOUT) as s,
     ):
-        rows = await stand_rows(s, stand_url, base_url, stand_app, cfg)
+        rows = await stand_rows(s, stand_url, base_url, stand_app, base_app, cfg)
         rows += await load_rows(stand_url, base_url, cfg)
         llm, why = await model_rows(s, base_url, base_app, cfg)
         rows += llm
@@ -622,34 +780,46 @@ async def run(cfg: Config | None = None) -> Report:
 
 
 async def load_rows(stand_url: str, base_url: str, cfg: Config) -> list[Row]:
-    """The tail under load: ``load_concurrency`` clients at once; each row's p99 over the baseline's p99.
+    """The tail under load: ``load_concurrency`` clients at once; each row's p99 over its floor's p99.
 
     Each side keeps its best p99 of ``repeats`` interleaved slices (a neighbour's burst should not decide it).
     """
     connector = aiohttp.TCPConnector(limit=cfg.load_concurrency)
     load = Config(**{**asdict(cfg), "concurrency": cfg.load_concurrency})
+    c = cfg.load_concurrency
     async with aiohttp.ClientSession(connector=connector, timeout=CLIENT_TIMEOUT) as s:
         bot = f"{stand_url}/bot{TOKEN}"
-        sends: dict[str, Send] = {
-            f"baseline: bare aiohttp JSON under load (c={cfg.load_concurrency})": lambda: fetch(
-                s, "GET", f"{base_url}/json"
+        me = Floor(
+            f"baseline: bare POST, getMe-sized JSON under load (c={c})", lambda: fetch(s, "POST", f"{base_url}/me")
+        )
+        form = Floor(
+            f"baseline: bare POST form read, message JSON under load (c={c})",
+            lambda: fetch(s, "POST", f"{base_url}/form", data=SEND_FORM, headers=FORM),
+        )
+        pairs = [
+            (me, Floor(f"getMe under load (c={c})", lambda: fetch(s, "POST", f"{bot}/getMe"))),
+            (
+                form,
+                Floor(
+                    f"sendMessage under load (c={c})",
+                    lambda: fetch(s, "POST", f"{bot}/sendMessage", data=SEND_FORM, headers=FORM),
+                ),
             ),
-            f"getMe under load (c={cfg.load_concurrency})": lambda: fetch(s, "POST", f"{bot}/getMe"),
-            f"sendMessage under load (c={cfg.load_concurrency})": lambda: fetch(
-                s, "POST", f"{bot}/sendMessage", data=SEND_FORM, headers=FORM
-            ),
-        }
+        ]
         best: dict[str, Row] = {}
         for _ in range(cfg.repeats):
-            for name, send in sends.items():
-                row = await throughput(name, send, load)
-                if name not in best or row.p99_ms < best[name].p99_ms:
-                    best[name] = row
-    rows = list(best.values())
-    base = rows[0]
-    for row in rows:
+            for pair in pairs:
+                for side in pair:
+                    row = await throughput(side.name, side.send, load)
+                    if side.name not in best or row.p99_ms < best[side.name].p99_ms:
+                        best[side.name] = row
+    rows: list[Row] = []
+    for floor, side in pairs:
+        base, row = best[floor.name], best[side.name]
+        base.baseline, base.ratio_of, base.ratio = base.name, "p99", 1.0
         row.baseline, row.ratio_of = base.name, "p99"
         row.ratio = round(row.p99_ms / base.p99_ms, 3) if base.p99_ms else None
+        rows += [base, row]
     return rows
 
 

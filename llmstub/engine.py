@@ -537,7 +537,7 @@ class Engine:
         env = wire.Envelope(completion_id, created, self.model_id)
         n = request.demands.n
         if not request.stream:
-            body = wire.chat_completion(
+            body = wire.encoded_chat_completion(
                 env,
                 content=None if reply.refusal else reply.text,
                 refusal=reply.text if reply.refusal else None,
@@ -545,7 +545,7 @@ class Engine:
                 usage=usage,
                 n=n,
             )
-            return self._json_plan(seq, 200, body)
+            return Plan(seq=seq, status=200, content_type=wire.JSON_CONTENT_TYPE, headers={}, body=body)
         key = "refusal" if reply.refusal else "content"
         pieces = self._pieces(reply)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -64,6 +65,11 @@ def split_pieces(text: str, words_per_piece: int) -> list[str]:
     return pieces
 
 
+@functools.lru_cache(maxsize=256)
 def word_count(text: str) -> int:
-    """Completion tokens of a scripted answer: its whitespace-separated words."""
+    """Completion tokens of a scripted answer: its whitespace-separated words.
+
+    Cached: the same few scripted answers are counted on every call (a 200-word answer's split was a tenth
+    of a non-streamed completion's server time).
+    """
     return len(text.split())

@@ -6,6 +6,7 @@ Everything here builds plain values or bytes (no aiohttp), so the chat route, th
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ __all__ = [
     "chat_chunk",
     "chat_completion",
     "dumps",
+    "encoded_chat_completion",
     "error_body",
     "sse_frame",
     "sse_frames",
@@ -48,9 +50,12 @@ class Envelope:
         return {"created": self.created, "id": self.id, "model": self.model}
 
 
+_SORTED = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True)  # once, not once per call
+
+
 def dumps(value: Any) -> str:
     """Compact JSON with sorted keys, the byte layout of the Go stand's answers."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return _SORTED.encode(value)
 
 
 def sse_frame(value: Any) -> bytes:
@@ -129,6 +134,53 @@ def chat_completion(
     if usage is not None:
         body["usage"] = dict(usage)
     return body
+
+
+_ID_SLOT = "\x00tgfake-id\x00"
+_CREATED_SLOT = -7_654_321_987_654_321  # no real ``created`` is negative: the slot cannot be mistaken
+
+
+def encoded_chat_completion(
+    envelope: Envelope,
+    *,
+    content: str | None,
+    refusal: str | None = None,
+    finish_reason: str = "stop",
+    usage: Mapping[str, int],
+    n: int = 1,
+) -> bytes:
+    """``dumps(chat_completion(...)) + "\\n"`` as bytes, byte for byte, from an encoding cached per answer.
+
+    A scripted answer is the same on every call except for its id and time: its encoding (the answer's text
+    escaped, the keys sorted) is done once, around two slots, and each call splices its own id and ``created`` in.
+    """
+    before, middle, after = _completion_template(
+        envelope.model, content, refusal, finish_reason, tuple(usage.items()), n
+    )
+    return b"".join((before, str(envelope.created).encode(), middle, _encode_string(envelope.id).encode(), after))
+
+
+@functools.lru_cache(maxsize=128)
+def _completion_template(
+    model: str,
+    content: str | None,
+    refusal: str | None,
+    finish_reason: str,
+    usage: tuple[tuple[str, int], ...],
+    n: int,
+) -> tuple[bytes, bytes, bytes]:
+    body = chat_completion(
+        Envelope(_ID_SLOT, _CREATED_SLOT, model),
+        content=content,
+        refusal=refusal,
+        finish_reason=finish_reason,
+        usage=dict(usage),
+        n=n,
+    )
+    encoded = (dumps(body) + "\n").encode()
+    before, _, rest = encoded.partition(f'"created":{_CREATED_SLOT}'.encode())
+    middle, _, after = rest.partition(dumps(_ID_SLOT).encode())
+    return before + b'"created":', middle, after
 
 
 def chat_chunk(

@@ -8,6 +8,7 @@ members, the outbox and the faults. Which bot gets which update is decided in :m
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import json
 import math
@@ -63,9 +64,12 @@ scan it again and again (a full collection over 100k stored calls took tens of m
 DEFAULT_GROUP_TITLE = "Fake group"
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # built once: json.dumps builds one per call
+
+
 def dump(value: Any) -> str:
     """Compact UTF-8 JSON, as Telegram writes it."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _COMPACT.encode(value)
 
 
 @dataclass(slots=True)
@@ -752,9 +756,7 @@ class Stand:
 
         A call cancelled while held (its client went away) raises CancelledError and is neither answered nor recorded.
         """
-        from tgfake.botapi import lookup  # the method modules import this one
-        from tgfake.botapi.schema import check as check_params
-
+        lookup, check_params = _method_registry()
         bot_id = 0
         try:
             bot = self.bot_for_token(token)
@@ -916,6 +918,16 @@ class Described:
 
     result: Any
     description: str
+
+
+@functools.cache
+def _method_registry() -> tuple[Callable[[str], Any], Callable[[str, Params], None]]:
+    """The registry's lookup and the parameter prechecks, imported on first use (the method modules import this
+    one) and then kept: an import statement on every call cost a few percent of getMe."""
+    from tgfake.botapi import lookup
+    from tgfake.botapi.schema import check
+
+    return lookup, check
 
 
 def envelope_of(outcome: Any) -> dict[str, Any]:

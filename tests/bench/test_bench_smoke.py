@@ -24,28 +24,34 @@ TINY = Config(
 )
 
 STAND_ROWS = [
-    "baseline: bare aiohttp JSON",
+    "baseline: bare POST, getMe-sized JSON",
     "getMe",
+    "baseline: bare POST form read, message JSON",
     "sendMessage (form, inline keyboard)",
     "sendMessage (form, parse_mode HTML)",
+    "baseline: bare POST JSON read, small JSON",
     "POST /sim/message",
+    "baseline: bare GET, transcript-sized text",
     "GET /sim/chat/{id}?format=text (10 msgs)",
     "baseline: bare aiohttp hold/wake",
     "long poll woken by /sim/message",
     "GET /sim/wait woken by sendMessage",
 ]
 LOAD_ROWS = [
-    "baseline: bare aiohttp JSON under load (c=4)",
+    "baseline: bare POST, getMe-sized JSON under load (c=4)",
     "getMe under load (c=4)",
+    "baseline: bare POST form read, message JSON under load (c=4)",
     "sendMessage under load (c=4)",
 ]
 MEMORY_ROWS = ["memory: at the start", "memory: 50 messages stored", "memory: after POST /sim/reset"]
 MODEL_ROWS = [
-    "baseline: bare aiohttp, same SSE bytes in one response",
+    "baseline: bare POST JSON read, completion JSON",
+    "/v1/chat/completions (20 words, not streamed)",
+    "baseline: bare aiohttp streaming the same SSE events",
     "stream /v1/chat/completions (20 words, delay 0s)",
-    "baseline: bare aiohttp, same SSE bytes in one response (/v1/responses)",
+    "baseline: bare aiohttp streaming the same SSE events (/v1/responses)",
     "stream /v1/responses (20 words, delay 0s)",
-    "baseline: bare aiohttp, same SSE bytes in one response (/v1/messages)",
+    "baseline: bare aiohttp streaming the same SSE events (/v1/messages)",
     "stream /v1/messages (20 words, delay 0s)",
     "pacing, delay 20 ms (3 words)",
 ]
@@ -69,11 +75,16 @@ async def test_every_row_with_sane_numbers() -> None:
     assert report.row("GET /sim/chat/{id}?format=text (10 msgs)").extra["transcript_bytes"] > 0
     assert report.row("long poll woken by /sim/message").ratio_of == "p50"
     assert report.row("getMe").ratio_of == "rate"
+    assert report.row("sendMessage (form, parse_mode HTML)").baseline == "baseline: bare POST form read, message JSON"
+    assert report.row("sendMessage under load (c=4)").baseline == LOAD_ROWS[2]
     assert report.row("sendMessage under load (c=4)").ratio_of == "p99"
     if has_model:
         assert report.skipped == {}
-        for stream_row in (MODEL_ROWS[1], MODEL_ROWS[3], MODEL_ROWS[5]):
-            assert report.row(stream_row).extra["frames_per_stream"] >= 20
+        for stream_row in (MODEL_ROWS[3], MODEL_ROWS[5], MODEL_ROWS[7]):
+            extra = report.row(stream_row).extra
+            assert extra["frames_per_stream"] >= 20
+            assert extra["events_per_stream"] >= extra["frames_per_stream"]  # the floor writes each event alone
+        assert report.row(MODEL_ROWS[1]).baseline == MODEL_ROWS[0]
         assert report.row(MODEL_ROWS[-1]).count == 3
     else:
         assert set(report.skipped) == {"stream /v1/chat/completions", "pacing"}
@@ -87,7 +98,7 @@ def test_command_prints_the_table_and_writes_json(tmp_path: Path, capsys: pytest
     printed = capsys.readouterr().out
     data = json.loads(out.read_text())
     names = [r["name"] for r in data["rows"]]
-    assert names[:2] == ["baseline: bare aiohttp JSON", "getMe"]
+    assert names[:2] == ["baseline: bare POST, getMe-sized JSON", "getMe"]
     for name in names:
         assert name in printed
     assert data["config"]["requests"] == 20

@@ -49,31 +49,29 @@ def _button(item: Any, chat_type: str) -> Button:
         raise bad_request(errors.BUTTON_NOT_OBJECT)
     text = item.get("text")
     data = item.get("callback_data")
+    data = data if isinstance(data, str) else ""
     url = item.get("url")
+    url = url if isinstance(url, str) else ""
     web_app = item.get("web_app")
-    actions = sum(
-        (
-            isinstance(data, str) and data != "",
-            isinstance(url, str) and url != "",
-            isinstance(web_app, dict),
-            isinstance(item.get("callback_game"), dict),
-            item.get("pay") is True,
-        )
-    )
+    web_app = web_app if isinstance(web_app, dict) else None
+    has_data, has_url, has_app = data != "", url != "", web_app is not None
+    game = isinstance(item.get("callback_game"), dict)
+    pay = item.get("pay") is True
+    actions = has_data + has_url + has_app + game + pay
     if actions == 0:
         raise bad_request(errors.TEXT_BUTTONS)
     if actions > 1:
         raise bad_request(errors.BUTTON_TYPE_INVALID)
-    if isinstance(data, str) and len(data.encode()) > MAX_CALLBACK_DATA_BYTES:
+    if len(data.encode()) > MAX_CALLBACK_DATA_BYTES:
         raise bad_request(errors.BUTTON_DATA_INVALID)
     link = None
-    if isinstance(url, str) and url:
+    if has_url:
         try:
             link = check_link(url)
         except LinkError as exc:
             raise bad_request(errors.BUTTON_PROBLEM.format(problem=exc)) from None
     web_app_url = None
-    if isinstance(web_app, dict):
+    if web_app is not None:
         if chat_type != "private":
             raise bad_request(errors.BUTTON_TYPE_INVALID)
         web_app_url = str(web_app.get("url") or "")
@@ -82,11 +80,11 @@ def _button(item: Any, chat_type: str) -> Button:
             raise bad_request(errors.BUTTON_PROBLEM.format(problem=problem))
     return Button(
         text=text if isinstance(text, str) else str(text or ""),
-        callback_data=data if isinstance(data, str) and data else None,
+        callback_data=data if has_data else None,
         url=link,
         web_app_url=web_app_url,
-        callback_game=isinstance(item.get("callback_game"), dict),
-        pay=item.get("pay") is True,
+        callback_game=game,
+        pay=pay,
     )
 
 
