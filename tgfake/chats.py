@@ -96,6 +96,8 @@ class StoredMessage:
     reply_markup: ReplyMarkup | None = None  # a reply keyboard, remove or force reply (never in the Bot API JSON)
     extra: dict[str, Any] = field(default_factory=dict)  # contact, location, poll...: Bot API fields (tgfake/extras.py)
     reactions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # person id -> their ReactionTypes
+    via_bot: User | None = None  # sent through an inline bot (a chosen inline result, a Mini App's answer)
+    inline_message_id: str = ""  # such a message with an inline keyboard: the bot edits it by this id
 
     @property
     def from_bot(self) -> bool:
@@ -367,6 +369,8 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
             out["quote"] = msg.quote
     if msg.keyboard:
         out["reply_markup"] = keyboard_json(msg.keyboard)
+    if msg.via_bot is not None:
+        out["via_bot"] = msg.via_bot.json()
     return out
 
 
@@ -404,6 +408,10 @@ def message_view(msg: StoredMessage) -> dict[str, Any]:
         out["content"] = msg.extra
     if msg.reactions:
         out["reactions"] = reaction_counts(msg.reactions)
+    if msg.via_bot is not None:
+        out["via_bot"] = msg.via_bot.username
+    if msg.inline_message_id:
+        out["inline_message_id"] = msg.inline_message_id
     return out
 
 
@@ -432,6 +440,8 @@ def message_lines(msg: StoredMessage, who: str, album: str = "") -> list[str]:
         body = shown
     if "forward_origin" in msg.extra:
         body = f"[forwarded from {origin_name(msg.extra['forward_origin'])}] {body}"
+    if msg.via_bot is not None:
+        who = f"{who} via @{msg.via_bot.username}"
     lines = [f"[{msg.message_id}] {who}: {indent_lines(body)}"]
     for row in msg.keyboard or []:
         lines.append("    " + " ".join(f"[{b.text}]" for b in row))

@@ -133,6 +133,8 @@ class BotIn(SimBody):
     can_join_groups: bool = True
     can_read_all_group_messages: bool = False
     supports_inline_queries: bool = False
+    inline_feedback: Annotated[int, Field(ge=0, le=100)] | bool = 0
+    """BotFather's inline feedback: the percentage of chosen results sent as ``chosen_inline_result`` (true: 100)."""
 
 
 Ref = str | int
@@ -181,3 +183,23 @@ class BlockIn(SimBody):
 
     user: Ref = 4242
     bot: Ref = ""
+
+
+class InlineIn(SenderFields):
+    """``POST /sim/inline``: the person types ``@bot query`` in a chat (the sender fields name the chat); a
+    ``latitude`` and ``longitude`` share the person's location, as a bot asking for it gets it."""
+
+    query: str = ""
+    offset: str = ""
+    latitude: float | None = None
+    longitude: float | None = None
+
+
+class InlinePickIn(SimBody):
+    """``POST /sim/inline/choose`` and ``/sim/inline/more``: the person's newest inline query (to ``bot``, by
+    ``user_id``) unless ``inline_query_id`` names one; ``result_id`` is the result picked."""
+
+    inline_query_id: str = ""
+    result_id: str = ""
+    bot: str | int = ""
+    user_id: UserId = 0

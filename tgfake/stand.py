@@ -41,6 +41,7 @@ from tgfake.world import visibility
 from tgfake.world.bots import Bot, Signal, token_bot_id
 from tgfake.world.flood import COUNTED, FloodControl
 from tgfake.world.games import Games
+from tgfake.world.inline import Inline
 from tgfake.world.members import ADMINISTRATOR, MEMBER, Member, default_permissions, full_rights
 from tgfake.world.payments import Payments
 from tgfake.world.people import (
@@ -119,6 +120,7 @@ class World:
     payments: Payments = field(default_factory=Payments)  # invoices, open queries, charges, Stars
     games: Games = field(default_factory=Games)  # game messages and their high scores
     stickers: Stickers = field(default_factory=Stickers)  # sticker sets owned by bots, uploaded sticker files
+    inline: Inline = field(default_factory=Inline)  # inline queries and answers, inline and prepared messages
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,6 +290,7 @@ class Stand:
             can_join_groups=body.can_join_groups,
             can_read_all_group_messages=body.can_read_all_group_messages,
             supports_inline_queries=body.supports_inline_queries,
+            inline_feedback=100 if body.inline_feedback is True else int(body.inline_feedback),
         )
         return self.add_bot(bot)
 
@@ -632,6 +635,9 @@ class Stand:
             "message": self.message_json(chat, target),
             "chat_instance": str(chat_id),
         }
+        if target.inline_message_id:  # a message sent via an inline bot: the tap is the bot's, without the message
+            del payload["message"]
+            payload = {"id": query_id, "from": person.json(), "inline_message_id": target.inline_message_id, **payload}
         if data:
             payload["data"] = data
         elif not body.data and game is not None:  # a callback_game button: the game's short name, no data
@@ -639,7 +645,9 @@ class Stand:
         return query_id, bot.push("callback_query", payload)
 
     def _owner(self, chat: Chat, msg: StoredMessage, named: Bot | None) -> Bot:
-        """The bot a tap goes to: the one that sent the message with the keyboard."""
+        """The bot a tap goes to: the one that sent the message with the keyboard (or sent it via inline mode)."""
+        if msg.via_bot is not None and msg.via_bot.id in self.bots:
+            return self.bots[msg.via_bot.id]
         if msg.sender is not None and msg.sender.is_bot and msg.sender.id in self.bots:
             return self.bots[msg.sender.id]
         if chat.bot_id in self.bots:

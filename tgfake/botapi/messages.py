@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi.common import chat_id, entities_json, message_text, own_message, post_message
+from tgfake.botapi.inline import inline_target
 from tgfake.botapi.keyboards import parse_inline_keyboard, parse_send_markup, same_keyboard
 from tgfake.botapi.registry import bot_method
 from tgfake.errors import bad_request
@@ -27,7 +28,8 @@ async def send_message(ctx: BotCall, p: Params) -> Any:
 
 @bot_method("editMessageText")
 async def edit_message_text(ctx: BotCall, p: Params) -> Any:
-    chat, msg = own_message(ctx, p)
+    inline = inline_target(ctx, p)  # an inline message (by inline_message_id): edited, answered with True
+    chat, msg = inline or own_message(ctx, p)
     text = message_text(p)
     entities = entities_json(ctx, text)
     keyboard = parse_inline_keyboard(p.get("reply_markup"), chat.type)
@@ -38,18 +40,19 @@ async def edit_message_text(ctx: BotCall, p: Params) -> Any:
     msg.keyboard = keyboard
     msg.parse_mode = p.text("parse_mode")
     msg.edit_date = ctx.unix_now()
-    return ctx.message_json(chat, msg)
+    return True if inline else ctx.message_json(chat, msg)
 
 
 @bot_method("editMessageReplyMarkup")
 async def edit_message_reply_markup(ctx: BotCall, p: Params) -> Any:
-    chat, msg = own_message(ctx, p)
+    inline = inline_target(ctx, p)
+    chat, msg = inline or own_message(ctx, p)
     keyboard = parse_inline_keyboard(p.get("reply_markup"), chat.type)
     if same_keyboard(keyboard, msg.keyboard):
         raise bad_request(errors.NOT_MODIFIED)
     msg.keyboard = keyboard
     msg.edit_date = ctx.unix_now()
-    return ctx.message_json(chat, msg)
+    return True if inline else ctx.message_json(chat, msg)
 
 
 @bot_method("deleteMessage")

@@ -1,0 +1,358 @@
+"""Inline mode as state: the person's inline queries, the bots' answers, inline messages and prepared messages.
+
+Plain objects, no transport. An inline query lives :data:`QUERY_LIFETIME` seconds of the stand's clock and takes
+one answer (a second one, or one too late, is Telegram's ``QUERY_ID_INVALID``). A result the person picks becomes
+a message of the chat they typed in, ``via_bot`` the bot; one with an inline keyboard is also an *inline message*
+the bot edits by its ``inline_message_id``. Web App queries (a Mini App's ``query_id``) take one answer too.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tgfake.chats import Chat, Keyboard, StoredFile, StoredMessage
+from tgfake.content import Media
+from tgfake.errors import SimError
+from tgfake.world.people import User
+
+if TYPE_CHECKING:
+    from tgfake.models import InlineIn, InlinePickIn
+    from tgfake.stand import Stand
+
+QUERY_LIFETIME = 30.0
+"""Seconds an inline query can be answered: telegram-bot-api drops an unanswered ``inline_query`` update after 30
+seconds (``add_update(UpdateType::InlineQuery, ..., 30, ...)``); the stand refuses answers after that too."""
+PREPARED_LIFETIME = 24 * 60 * 60
+"""A prepared inline message expires a day after it was saved (the ``expiration_date`` the stand returns)."""
+MAX_QUERY = 256
+"""Code points of an inline query's text (the Bot API's ``InlineQuery.query``: up to 256 characters)."""
+
+
+@dataclass(slots=True)
+class InlineResult:
+    """One answered result: what the person is shown (``shown``: the bot's object) and what sending it posts."""
+
+    id: str
+    type: str
+    shown: dict[str, Any]
+    text: str = ""  # the text message it sends (input_message_content), else the media's caption
+    entities: list[dict[str, Any]] = field(default_factory=list)
+    parse_mode: str = ""
+    kind: str = "text"  # text, photo, video, location, venue, contact, invoice, game... (a Media kind)
+    fields: dict[str, Any] = field(default_factory=dict)  # the kind's Bot API fields (location, venue...)
+    file: StoredFile | None = None  # a file id the bot named (a stored file)
+    url: str = ""  # a URL the bot named: the stand has no network, the file is a placeholder without bytes
+    file_name: str = ""
+    mime_type: str = ""
+    keyboard: Keyboard | None = None
+
+    def json(self) -> dict[str, Any]:
+        """What the person's client shows for it: the bot's result object as sent."""
+        return dict(self.shown)
+
+
+@dataclass(slots=True)
+class InlineAnswer:
+    """answerInlineQuery's arguments, as stored."""
+
+    results: list[InlineResult]
+    next_offset: str = ""
+    cache_time: int = 300
+    is_personal: bool = False
+    button: dict[str, Any] | None = None
+
+    def json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"results": [r.json() for r in self.results]}
+        out["next_offset"] = self.next_offset
+        out["cache_time"] = self.cache_time
+        out["is_personal"] = self.is_personal
+        if self.button is not None:
+            out["button"] = self.button
+        return out
+
+
+@dataclass(slots=True)
+class InlineQuery:
+    """One query the person typed (``@bot query``) in a chat; ``answer`` is set once the bot answers."""
+
+    id: str
+    bot_id: int
+    person: User
+    query: str
+    offset: str
+    chat_id: int  # where a chosen result is posted (as the bot names it)
+    chat_type: str
+    at: float
+    location: dict[str, Any] | None = None
+    answer: InlineAnswer | None = None
+    answered_at: float = 0.0
+
+    def update(self) -> dict[str, Any]:
+        """The Bot API ``InlineQuery``, fields in telegram-bot-api's order."""
+        out: dict[str, Any] = {"id": self.id, "from": self.person.json()}
+        if self.location is not None:
+            out["location"] = self.location
+        if self.chat_type:
+            out["chat_type"] = self.chat_type
+        out["query"] = self.query
+        out["offset"] = self.offset
+        return out
+
+    def json(self) -> dict[str, Any]:
+        """The sim view: the query, and the answer once there is one."""
+        out: dict[str, Any] = {
+            "inline_query_id": self.id,
+            "bot_id": self.bot_id,
+            "user_id": self.person.id,
+            "chat_id": self.chat_id,
+            "query": self.query,
+            "offset": self.offset,
+            "answered": self.answer is not None,
+        }
+        if self.answer is not None:
+            out.update(self.answer.json())
+        return out
+
+
+@dataclass(slots=True)
+class InlineMessage:
+    """A message sent through a bot that the bot edits by ``inline_message_id`` (it need not be in the chat)."""
+
+    id: str
+    bot_id: int
+    chat_id: int  # the chat as ``stand.chat_of(bot of the chat, chat_id)`` names it
+    chat_bot_id: int  # the bot whose private chat it is (private chats are per bot); 0 for groups
+    message_id: int
+
+
+@dataclass(slots=True)
+class WebAppQuery:
+    """A Mini App launch's ``query_id``: answerWebAppQuery posts into ``chat_id`` as the person, once."""
+
+    id: str
+    bot_id: int
+    person_id: int
+    chat_id: int
+    answered: bool = False
+
+
+@dataclass(slots=True)
+class Prepared:
+    """savePreparedInlineMessage's result, kept for the person's Mini App (``shareMessage``)."""
+
+    id: str
+    bot_id: int
+    user_id: int
+    result: InlineResult
+    expiration_date: int
+    chat_types: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class Inline:
+    """Every inline query, inline message, Web App query and prepared item of one world (reset forgets them)."""
+
+    queries: dict[str, InlineQuery] = field(default_factory=dict)
+    messages: dict[str, InlineMessage] = field(default_factory=dict)
+    web_app_queries: dict[str, WebAppQuery] = field(default_factory=dict)
+    prepared: dict[str, Prepared] = field(default_factory=dict)
+    prepared_buttons: dict[str, dict[str, Any]] = field(default_factory=dict)
+    next_query: int = 1
+    next_message: int = 1
+    next_prepared: int = 1
+    chosen: int = 0  # results chosen so far: inline feedback below 100% reports a deterministic share of them
+
+    def mint_query_id(self) -> str:
+        """Telegram's inline query ids are decimal 64-bit numbers; ours count up from a fixed base."""
+        qid = str(4_000_000_000_000_000 + self.next_query)
+        self.next_query += 1
+        return qid
+
+    def mint_message_id(self, bot_id: int) -> str:
+        """An ``inline_message_id``: base64url like Telegram's (td decodes it; anything else is invalid)."""
+        raw = f"tgfake:{bot_id}:{self.next_message}".encode()
+        self.next_message += 1
+        return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+    def mint_prepared_id(self) -> str:
+        pid = f"prep{self.next_prepared}"
+        self.next_prepared += 1
+        return pid
+
+    def latest(self, bot_id: int = 0, person_id: int = 0) -> InlineQuery | None:
+        """The newest query (to that bot, by that person, when named)."""
+        for query in reversed(self.queries.values()):
+            if (not bot_id or query.bot_id == bot_id) and (not person_id or query.person.id == person_id):
+                return query
+        return None
+
+    def feedback_due(self, percent: int) -> bool:
+        """Whether this chosen result is reported: ``percent`` of them, spread evenly and reproducibly."""
+        self.chosen += 1
+        return self.chosen * percent // 100 > (self.chosen - 1) * percent // 100
+
+
+def well_formed_inline_id(value: str) -> bool:
+    """td's first check of an ``inline_message_id``: it must decode as base64url (else "invalid ... identifier")."""
+    if not value or len(value) % 4 == 1:
+        return False
+    try:
+        base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except ValueError:
+        return False
+    return all(c.isalnum() or c in "-_" for c in value) and value.isascii()
+
+
+# --- the person's side ---------------------------------------------------------------------------------------------
+def ask(stand: Stand, body: InlineIn) -> InlineQuery:
+    """The person types ``@bot query``: an ``inline_query`` update to a bot with inline mode on."""
+    bot = stand.find_bot(body.bot)
+    if not bot.supports_inline_queries:
+        raise SimError(
+            400, f"@{bot.username} has inline mode off: create it with supports_inline_queries (POST /sim/bots)"
+        )
+    if len(body.query) > MAX_QUERY:
+        raise SimError(400, f"query is longer than {MAX_QUERY} characters")
+    if (body.latitude is None) != (body.longitude is None):
+        raise SimError(400, "give both latitude and longitude, or neither")
+    location = None
+    if body.latitude is not None and body.longitude is not None:
+        if not (-90 <= body.latitude <= 90 and -180 <= body.longitude <= 180):
+            raise SimError(400, "latitude is -90..90 and longitude -180..180")
+        location = {"latitude": body.latitude, "longitude": body.longitude}
+    person = stand.person(body.user_id, body.username, body.first_name, name_from_username=True)
+    chat = stand.person_chat(body, person, bot)
+    inline = stand.world.inline
+    query = InlineQuery(
+        id=inline.mint_query_id(),
+        bot_id=bot.id,
+        person=person,
+        query=body.query,
+        offset=body.offset,
+        chat_id=chat.id,
+        chat_type=chat.type,
+        at=stand.now(),
+        location=location,
+    )
+    inline.queries[query.id] = query
+    bot.push("inline_query", query.update())
+    return query
+
+
+def picked(stand: Stand, body: InlinePickIn) -> InlineQuery:
+    """The query a pick names (or the person's newest one to that bot), answered."""
+    inline = stand.world.inline
+    if body.inline_query_id:
+        query = inline.queries.get(body.inline_query_id)
+        if query is None:
+            raise SimError(404, f"inline query {body.inline_query_id} not found")
+    else:
+        bot_id = stand.find_bot(body.bot).id if body.bot else 0
+        found = inline.latest(bot_id, body.user_id)
+        if found is None:
+            raise SimError(404, "no inline query yet: POST /sim/inline first")
+        query = found
+    if query.answer is None:
+        raise SimError(409, f"inline query {query.id} is not answered yet (answerInlineQuery)")
+    return query
+
+
+def more(stand: Stand, body: InlinePickIn) -> InlineQuery:
+    """The person scrolls to the end of the results: the same query again at the answer's ``next_offset``."""
+    query = picked(stand, body)
+    assert query.answer is not None
+    if not query.answer.next_offset:
+        raise SimError(409, f"inline query {query.id} has no next page (its answer has no next_offset)")
+    bot = stand.bots[query.bot_id]
+    inline = stand.world.inline
+    page = InlineQuery(
+        id=inline.mint_query_id(),
+        bot_id=bot.id,
+        person=query.person,
+        query=query.query,
+        offset=query.answer.next_offset,
+        chat_id=query.chat_id,
+        chat_type=query.chat_type,
+        at=stand.now(),
+        location=query.location,
+    )
+    inline.queries[page.id] = page
+    bot.push("inline_query", page.update())
+    return page
+
+
+def choose(stand: Stand, body: InlinePickIn) -> dict[str, Any]:
+    """The person picks a result: it is sent in the chat ``via_bot``; ``chosen_inline_result`` if feedback is on."""
+    query = picked(stand, body)
+    assert query.answer is not None
+    result = next((r for r in query.answer.results if r.id == body.result_id), None)
+    if result is None:
+        ids = ", ".join(r.id for r in query.answer.results) or "none"
+        raise SimError(404, f"inline query {query.id} has no result {body.result_id!r} (results: {ids})")
+    bot = stand.bots[query.bot_id]
+    chat = stand.chat_of(bot, query.chat_id)
+    if chat is None:
+        raise SimError(404, f"chat {query.chat_id} is gone (the stand was reset)")
+    msg = post_result(stand, chat, query.person, bot.user, result)
+    out: dict[str, Any] = {"chat_id": chat.id, "message_id": msg.message_id}
+    if msg.inline_message_id:
+        out["inline_message_id"] = msg.inline_message_id
+    if bot.inline_feedback and stand.world.inline.feedback_due(bot.inline_feedback):
+        chosen: dict[str, Any] = {"result_id": result.id, "from": query.person.json()}
+        if query.location is not None:
+            chosen["location"] = query.location
+        if msg.inline_message_id:
+            chosen["inline_message_id"] = msg.inline_message_id
+        chosen["query"] = query.query
+        out["update_id"] = bot.push("chosen_inline_result", chosen)
+    return out
+
+
+def result_media(stand: Stand, result: InlineResult) -> Media | None:
+    """The content a chosen result sends: its file (a placeholder without bytes for a URL) or its fields."""
+    from tgfake.filestore import mint
+
+    if result.kind == "text":
+        return None
+    if result.file is not None:
+        return Media(result.kind, result.file)
+    if result.url:
+        width, height = int(result.fields.get("width", 0)), int(result.fields.get("height", 0))
+        meta = {k: v for k, v in result.fields.items() if k not in ("width", "height")}
+        meta["url"] = result.url
+        stored = mint(stand, result.kind, result.file_name, b"", width, height, meta)
+        if result.mime_type:
+            stored.mime_type = result.mime_type
+        return Media(result.kind, stored)
+    return Media(result.kind, None, dict(result.fields))
+
+
+def post_result(stand: Stand, chat: Chat, person: User, bot_user: User, result: InlineResult) -> StoredMessage:
+    """The person's message ``via_bot`` with the result's content; delivered to the bots that see it."""
+    media = result_media(stand, result)
+    inline_id = stand.world.inline.mint_message_id(bot_user.id) if result.keyboard else ""
+    captioned = media is None or media.captioned
+    msg = chat.add(
+        StoredMessage(
+            message_id=chat.mint_message_id(),
+            date=stand.unix_now(),
+            sender=person,
+            text=result.text if media is None else "",
+            caption=result.text if media is not None and media.captioned else "",
+            entities=list(result.entities) if captioned else [],
+            parse_mode=result.parse_mode,
+            media=media,
+            keyboard=result.keyboard,
+            via_bot=bot_user,
+            inline_message_id=inline_id,
+        )
+    )
+    if inline_id:
+        chat_bot = chat.bot_id if chat.type == "private" else 0
+        stand.world.inline.messages[inline_id] = InlineMessage(
+            inline_id, bot_user.id, chat.id, chat_bot, msg.message_id
+        )
+    stand.deliver(chat, msg)
+    return msg
