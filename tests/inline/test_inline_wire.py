@@ -409,3 +409,97 @@ async def test_the_results_view_waits_for_the_answer(wire: Wire) -> None:
     status, shown = await held
     assert status == 200
     assert shown["answered"] is True
+
+
+async def launch(wire: Wire, **fields: Any) -> str:
+    status, body = await wire.sim("POST", "/sim/webapp/launch", {"url": "https://app.example/", **fields})
+    assert status == 200, body
+    query_id = next(v for k, v in (p.split("=", 1) for p in body["init_data"].split("&")) if k == "query_id")
+    return str(query_id)
+
+
+async def test_answer_web_app_query_posts_the_result_via_the_bot_once(wire: Wire) -> None:
+    await inline_bot(wire)
+    await wire.say("hi", bot="finder_bot")
+    query_id = await launch(wire, bot="finder_bot")
+    result = json.dumps(article("w", "from the app"))
+    assert await wire.ok("answerWebAppQuery", web_app_query_id=query_id, result=result) == {}
+    message = (await wire.ok("getUpdates", offset=-1))[-1]["message"]
+    assert message["text"] == "from the app"
+    assert message["via_bot"]["username"] == "finder_bot"
+    assert message["from"]["id"] == 4242
+    too_old = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+    await wire.refused("answerWebAppQuery", 400, too_old, web_app_query_id=query_id, result=result)
+    await wire.refused("answerWebAppQuery", 400, too_old, web_app_query_id="nope", result=result)
+    with_keyboard = json.dumps(article("k", "tap", reply_markup={"inline_keyboard": [[{"text": "Ok", "url": URL}]]}))
+    sent = await wire.ok(
+        "answerWebAppQuery", web_app_query_id=await launch(wire, bot="finder_bot"), result=with_keyboard
+    )
+    assert list(sent) == ["inline_message_id"]
+
+
+@pytest.mark.parametrize(
+    ("result", "description"),
+    [
+        (None, "Bad Request: result isn't specified"),
+        ("{", "Bad Request: can't parse JSON encoded web view query results Unexpected end"),
+        ('{"type": "article"}', 'Bad Request: can\'t find field "id"'),
+        ("[]", "Bad Request: inline query result must be an object"),
+    ],
+)
+async def test_answer_web_app_query_refuses_a_bad_result_unwrapped(
+    wire: Wire, result: str | None, description: str
+) -> None:
+    await inline_bot(wire)
+    params = {"web_app_query_id": "x"} | ({"result": result} if result is not None else {})
+    await wire.refused("answerWebAppQuery", 400, description, **params)
+
+
+async def test_save_prepared_inline_message_expires_a_day_later(wire: Wire, clock: ManualClock) -> None:
+    await inline_bot(wire)
+    await wire.say("hi", bot="finder_bot")
+    result = json.dumps(article("p", "share me"))
+    saved = await wire.ok("savePreparedInlineMessage", user_id=4242, result=result, allow_user_chats="true")
+    assert list(saved) == ["id", "expiration_date"]
+    assert saved["expiration_date"] == int(clock.now()) + 86400
+    await wire.refused(
+        "savePreparedInlineMessage",
+        400,
+        "Bad Request: at least one chat type must be allowed",
+        user_id=4242,
+        result=result,
+    )
+    await wire.refused(
+        "savePreparedInlineMessage",
+        400,
+        "Bad Request: user not found",
+        user_id=999,
+        result=result,
+        allow_user_chats="true",
+    )
+    await wire.refused("savePreparedInlineMessage", 400, "Bad Request: invalid user_id specified", result=result)
+
+
+async def test_save_prepared_keyboard_button_keeps_request_buttons_only(wire: Wire) -> None:
+    await inline_bot(wire)
+    await wire.say("hi", bot="finder_bot")
+    button = json.dumps({"text": "Pick", "request_users": {"request_id": 1}})
+    saved = await wire.ok("savePreparedKeyboardButton", user_id=4242, button=button)
+    assert list(saved) == ["id"]
+    await wire.refused(
+        "savePreparedKeyboardButton", 400, "Bad Request: BUTTON_TYPE_INVALID", user_id=4242, button='{"text": "x"}'
+    )
+    await wire.refused(
+        "savePreparedKeyboardButton",
+        400,
+        "Bad Request: can't parse keyboard button JSON object",
+        user_id=4242,
+        button="{",
+    )
+    await wire.refused(
+        "savePreparedKeyboardButton",
+        400,
+        "Bad Request: can't parse keyboard button: KeyboardButton must be a String or an Object",
+        user_id=4242,
+        button="[]",
+    )

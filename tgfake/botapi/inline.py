@@ -29,6 +29,7 @@ from tgfake.botapi.fields import (
     refuse,
     required_string,
     server_words,
+    to_bool,
 )
 from tgfake.botapi.places import INVALID_LOCATION, WRONG_HEADING, WRONG_PERIOD
 from tgfake.botapi.registry import bot_method
@@ -597,7 +598,7 @@ def json_reason(text: str) -> str:
 @bot_method("answerInlineQuery")
 async def answer_inline_query(ctx: BotCall, p: Params) -> Any:
     """Store the answer for the person's client; one answer per query, within its lifetime."""
-    is_personal = p.flag("is_personal")
+    is_personal = to_bool(p.text("is_personal"))
     cache_time = p.int_or_zero("cache_time") if p.text("cache_time") else 300
     cache_time = max(0, min(cache_time, MAX_CACHE_TIME))
     next_offset = p.text("next_offset")
@@ -648,7 +649,7 @@ async def save_prepared_inline_message(ctx: BotCall, p: Params) -> Any:
     """A result the person's Mini App may share (``shareMessage``); it expires a day later on the stand's clock."""
     user_id = known_user(ctx, p)
     result = _one_result(ctx, p)
-    kinds = tuple(k for k in ("user", "bot", "group", "channel") if p.flag(f"allow_{k}_chats"))
+    kinds = tuple(k for k in ("user", "bot", "group", "channel") if to_bool(p.text(f"allow_{k}_chats")))
     if not kinds:
         raise refuse(NO_CHAT_TYPE)
     if not result.id or len(result.id.encode()) > MAX_ID_BYTES:
