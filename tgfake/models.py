@@ -203,3 +203,10 @@ class InlinePickIn(SimBody):
     result_id: str = ""
     bot: str | int = ""
     user_id: UserId = 0
+
+
+class InlineModeIn(SimBody):
+    """``POST /sim/bots/{bot}/inline``: BotFather's ``/setinline`` (on or off) and ``/setinlinefeedback``."""
+
+    enabled: bool = True
+    feedback: Annotated[int, Field(ge=0, le=100)] | bool = 0

@@ -156,7 +156,7 @@ async def test_aiogram_inline_bot_pages_and_edits_the_chosen_message(wire: Wire)
     @dp.inline_query()
     async def answer(query: AgQuery) -> None:
         items, next_offset = page(query.query, query.offset)
-        results = [
+        results: list[Any] = [
             AgArticle(
                 id=rid, title=title, input_message_content=AgText(message_text=f"*{title}*", parse_mode="Markdown"),
                 reply_markup=like,

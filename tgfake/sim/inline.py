@@ -7,7 +7,7 @@ import asyncio
 from aiohttp import web
 
 from tgfake.errors import SimError
-from tgfake.models import InlineIn, InlinePickIn
+from tgfake.models import InlineIn, InlineModeIn, InlinePickIn
 from tgfake.sim.common import query_float, query_int, read_body, stand_of
 from tgfake.wire import sim_json
 from tgfake.world import inline
@@ -61,3 +61,14 @@ async def more(request: web.Request) -> web.Response:
 async def choose(request: web.Request) -> web.Response:
     """Pick a result: the message it sends (via the bot) and, with inline feedback, the chosen_inline_result."""
     return sim_json(inline.choose(stand_of(request), await read_body(request, InlinePickIn)))
+
+
+@routes.post("/sim/bots/{bot}/inline")
+async def inline_mode(request: web.Request) -> web.Response:
+    """BotFather's ``/setinline`` and ``/setinlinefeedback`` for a bot that exists (the default bot too)."""
+    stand = stand_of(request)
+    bot = stand.find_bot(request.match_info["bot"])
+    body = await read_body(request, InlineModeIn)
+    bot.supports_inline_queries = body.enabled
+    bot.inline_feedback = 100 if body.feedback is True else int(body.feedback)
+    return sim_json({**bot.get_me(), "inline_feedback": bot.inline_feedback})
