@@ -30,6 +30,7 @@ class Button:
     web_app_url: str | None = None
     callback_game: bool = False  # launches the message's game (sendGame); a tap sends game_short_name
     pay: bool = False  # the pay button of an invoice
+    switch_inline: tuple[str, Any] | None = None  # switch_inline_query(_current_chat/_chosen_chat) and its value
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"text": self.text}
@@ -43,6 +44,8 @@ class Button:
             out["callback_game"] = {}
         if self.pay:
             out["pay"] = True
+        if self.switch_inline is not None:
+            out[self.switch_inline[0]] = self.switch_inline[1]
         return out
 
 

@@ -619,6 +619,9 @@ class Stand:
                 raise SimError(404, f"message {target.message_id} has no button {dump(body.label.strip())}")
             if hit.url is not None:
                 raise SimError(400, f"[{hit.text}] is a url button: it opens {hit.url}, Telegram sends no callback")
+            if hit.switch_inline is not None:
+                query = hit.switch_inline[1] if isinstance(hit.switch_inline[1], str) else ""
+                raise SimError(400, f"[{hit.text}] switches to inline mode: POST /sim/inline with query {query!r}")
             if hit.web_app_url is not None:
                 raise SimError(
                     400, f"[{hit.text}] opens the Mini App {hit.web_app_url}: POST /sim/webapp/launch with that url"

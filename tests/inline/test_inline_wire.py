@@ -503,3 +503,19 @@ async def test_save_prepared_keyboard_button_keeps_request_buttons_only(wire: Wi
         user_id=4242,
         button="[]",
     )
+
+
+async def test_switch_inline_buttons_are_kept_and_open_inline_mode(wire: Wire) -> None:
+    await inline_bot(wire)
+    await wire.say("hi", bot="finder_bot")
+    markup = {
+        "inline_keyboard": [
+            [{"text": "Share", "switch_inline_query": "cats"}, {"text": "Here", "switch_inline_query_current_chat": ""}],
+            [{"text": "Pick", "switch_inline_query_chosen_chat": {"query": "q", "allow_user_chats": True}}],
+        ]
+    }
+    sent = await wire.ok("sendMessage", chat_id=4242, text="try me", reply_markup=json.dumps(markup))
+    assert sent["reply_markup"] == markup
+    status, body = await wire.sim("POST", "/sim/callback", {"label": "Share", "bot": "finder_bot"})
+    assert status == 400
+    assert body["error"] == "[Share] switches to inline mode: POST /sim/inline with query 'cats'"

@@ -58,6 +58,7 @@ def _button(item: Any, chat_type: str) -> Button:
             isinstance(web_app, dict),
             isinstance(item.get("callback_game"), dict),
             item.get("pay") is True,
+            _switch_inline(item) is not None,
         )
     )
     if actions == 0:
@@ -87,7 +88,20 @@ def _button(item: Any, chat_type: str) -> Button:
         web_app_url=web_app_url,
         callback_game=isinstance(item.get("callback_game"), dict),
         pay=item.get("pay") is True,
+        switch_inline=_switch_inline(item),
     )
+
+
+SWITCH_INLINE = ("switch_inline_query", "switch_inline_query_current_chat")
+
+
+def _switch_inline(item: dict[str, Any]) -> tuple[str, Any] | None:
+    """A button that opens inline mode: the query to type (in a chosen chat, or this one) and its field."""
+    for name in SWITCH_INLINE:
+        if isinstance(item.get(name), str):
+            return name, item[name]
+    chosen = item.get("switch_inline_query_chosen_chat")
+    return ("switch_inline_query_chosen_chat", chosen) if isinstance(chosen, dict) else None
 
 
 def same_keyboard(a: Keyboard | None, b: Keyboard | None) -> bool:
