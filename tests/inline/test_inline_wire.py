@@ -59,7 +59,7 @@ async def test_a_bot_without_inline_mode_gets_no_query(wire: Wire) -> None:
     status, body = await wire.sim("POST", "/sim/inline", {"query": "cats"})
     assert status == 400
     assert "inline mode off" in body["error"]
-    assert "supports_inline_queries" in body["error"]
+    assert "POST /sim/bots/" in body["error"]
 
 
 async def test_an_unsubscribed_bot_does_not_get_inline_queries(wire: Wire) -> None:
@@ -103,6 +103,7 @@ async def test_the_answer_is_shown_to_the_person_and_a_pick_sends_it_via_the_bot
         "inline_message_id": inline_id,
         "query": "cats",
     }
+    assert list(updates[1]["chosen_inline_result"]) == ["from", "inline_message_id", "query", "result_id"]
     transcript = await wire.client.get("/sim/chat/4242", params={"format": "text", "bot": "finder_bot"})
     assert await transcript.text() == "[1] alice via @finder_bot: **Cats** rule\n    [Like]\n"
 
@@ -510,7 +511,8 @@ async def test_switch_inline_buttons_are_kept_and_open_inline_mode(wire: Wire) -
     await wire.say("hi", bot="finder_bot")
     markup = {
         "inline_keyboard": [
-            [{"text": "Share", "switch_inline_query": "cats"}, {"text": "Here", "switch_inline_query_current_chat": ""}],
+            [{"text": "Share", "switch_inline_query": "cats"}],
+            [{"text": "Here", "switch_inline_query_current_chat": ""}],
             [{"text": "Pick", "switch_inline_query_chosen_chat": {"query": "q", "allow_user_chats": True}}],
         ]
     }

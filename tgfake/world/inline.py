@@ -20,6 +20,7 @@ from tgfake.world.people import User
 if TYPE_CHECKING:
     from tgfake.models import InlineIn, InlinePickIn
     from tgfake.stand import Stand
+    from tgfake.world.bots import Bot
 
 QUERY_LIFETIME = 30.0
 """Seconds an inline query can be answered: telegram-bot-api drops an unanswered ``inline_query`` update after 30
@@ -89,15 +90,28 @@ class InlineQuery:
     answer: InlineAnswer | None = None
     answered_at: float = 0.0
 
-    def update(self) -> dict[str, Any]:
-        """The Bot API ``InlineQuery``, fields in telegram-bot-api's order."""
-        out: dict[str, Any] = {"id": self.id, "from": self.person.json()}
+    def _sender(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"from": self.person.json()}
         if self.location is not None:
             out["location"] = self.location
+        return out
+
+    def update(self) -> dict[str, Any]:
+        """The Bot API ``InlineQuery``, fields in telegram-bot-api's order."""
+        out: dict[str, Any] = {"id": self.id, **self._sender()}
         if self.chat_type:
             out["chat_type"] = self.chat_type
         out["query"] = self.query
         out["offset"] = self.offset
+        return out
+
+    def chosen(self, result_id: str, inline_message_id: str) -> dict[str, Any]:
+        """The Bot API ``ChosenInlineResult`` for a pick of one of this query's results, in Client.cpp's order."""
+        out = self._sender()
+        if inline_message_id:
+            out["inline_message_id"] = inline_message_id
+        out["query"] = self.query
+        out["result_id"] = result_id
         return out
 
     def json(self) -> dict[str, Any]:
@@ -211,7 +225,7 @@ def ask(stand: Stand, body: InlineIn) -> InlineQuery:
     bot = stand.find_bot(body.bot)
     if not bot.supports_inline_queries:
         raise SimError(
-            400, f"@{bot.username} has inline mode off: create it with supports_inline_queries (POST /sim/bots)"
+            400, f"@{bot.username} has inline mode off: turn it on with POST /sim/bots/{bot.id}/inline (BotFather)"
         )
     if len(body.query) > MAX_QUERY:
         raise SimError(400, f"query is longer than {MAX_QUERY} characters")
@@ -224,15 +238,28 @@ def ask(stand: Stand, body: InlineIn) -> InlineQuery:
         location = {"latitude": body.latitude, "longitude": body.longitude}
     person = stand.person(body.user_id, body.username, body.first_name, name_from_username=True)
     chat = stand.person_chat(body, person, bot)
+    return _issue(stand, bot, person, body.query, body.offset, (chat.id, chat.type), location)
+
+
+def _issue(
+    stand: Stand,
+    bot: Bot,
+    person: User,
+    text: str,
+    offset: str,
+    chat: tuple[int, str],
+    location: dict[str, Any] | None,
+) -> InlineQuery:
+    """A new query (a new id, as Telegram gives each page) pushed to the bot as ``inline_query``."""
     inline = stand.world.inline
     query = InlineQuery(
         id=inline.mint_query_id(),
         bot_id=bot.id,
         person=person,
-        query=body.query,
-        offset=body.offset,
-        chat_id=chat.id,
-        chat_type=chat.type,
+        query=text,
+        offset=offset,
+        chat_id=chat[0],
+        chat_type=chat[1],
         at=stand.now(),
         location=location,
     )
@@ -266,21 +293,8 @@ def more(stand: Stand, body: InlinePickIn) -> InlineQuery:
     if not query.answer.next_offset:
         raise SimError(409, f"inline query {query.id} has no next page (its answer has no next_offset)")
     bot = stand.bots[query.bot_id]
-    inline = stand.world.inline
-    page = InlineQuery(
-        id=inline.mint_query_id(),
-        bot_id=bot.id,
-        person=query.person,
-        query=query.query,
-        offset=query.answer.next_offset,
-        chat_id=query.chat_id,
-        chat_type=query.chat_type,
-        at=stand.now(),
-        location=query.location,
-    )
-    inline.queries[page.id] = page
-    bot.push("inline_query", page.update())
-    return page
+    chat = (query.chat_id, query.chat_type)
+    return _issue(stand, bot, query.person, query.query, query.answer.next_offset, chat, query.location)
 
 
 def choose(stand: Stand, body: InlinePickIn) -> dict[str, Any]:
@@ -300,13 +314,7 @@ def choose(stand: Stand, body: InlinePickIn) -> dict[str, Any]:
     if msg.inline_message_id:
         out["inline_message_id"] = msg.inline_message_id
     if bot.inline_feedback and stand.world.inline.feedback_due(bot.inline_feedback):
-        chosen: dict[str, Any] = {"result_id": result.id, "from": query.person.json()}
-        if query.location is not None:
-            chosen["location"] = query.location
-        if msg.inline_message_id:
-            chosen["inline_message_id"] = msg.inline_message_id
-        chosen["query"] = query.query
-        out["update_id"] = bot.push("chosen_inline_result", chosen)
+        out["update_id"] = bot.push("chosen_inline_result", query.chosen(result.id, msg.inline_message_id))
     return out
 
 
