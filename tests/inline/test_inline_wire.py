@@ -521,3 +521,29 @@ async def test_switch_inline_buttons_are_kept_and_open_inline_mode(wire: Wire) -
     status, body = await wire.sim("POST", "/sim/callback", {"label": "Share", "bot": "finder_bot"})
     assert status == 400
     assert body["error"] == "[Share] switches to inline mode: POST /sim/inline with query 'cats'"
+
+
+async def test_an_invoice_and_a_game_result_send_their_content(wire: Wire) -> None:
+    await inline_bot(wire)
+    query = await ask(wire)
+    invoice = {
+        "title": "Mug",
+        "description": "A mug",
+        "payload": "mug-1",
+        "currency": "XTR",
+        "prices": [{"label": "Mug", "amount": 5}, {"label": "Tax", "amount": 2}],
+    }
+    await answer(wire, query, [article("i") | {"input_message_content": invoice},
+                               {"type": "game", "id": "g", "game_short_name": "snake"}])  # fmt: skip
+    await wire.sim("POST", "/sim/inline/choose", {"result_id": "i"})
+    sent = (await wire.ok("getUpdates", offset=-1))[-1]["message"]
+    assert sent["invoice"] == {
+        "title": "Mug", "description": "A mug", "start_parameter": "", "currency": "XTR", "total_amount": 7
+    }  # fmt: skip
+    await wire.sim("POST", "/sim/inline/choose", {"result_id": "g"})
+    assert (await wire.ok("getUpdates", offset=-1))[-1]["message"]["game"]["title"] == "snake"
+    bad = [article("i") | {"input_message_content": {**invoice, "prices": [{"label": "", "amount": 1}]}}]
+    await wire.refused(
+        "answerInlineQuery", 400, WRAP + "Can't parse labeled price: LabeledPrice label must be non-empty",
+        inline_query_id=(await ask(wire))["id"], results=json.dumps(bad),
+    )  # fmt: skip

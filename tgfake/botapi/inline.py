@@ -24,13 +24,12 @@ from tgfake.botapi.fields import (
     FieldError,
     optional_bool,
     optional_int,
-    optional_long,
     optional_string,
     refuse,
     required_string,
-    server_words,
     to_bool,
 )
+from tgfake.botapi.payments import labeled_prices
 from tgfake.botapi.places import INVALID_LOCATION, WRONG_HEADING, WRONG_PERIOD
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, Keyboard, StoredMessage
@@ -84,16 +83,13 @@ BUTTON_NOT_OBJECT = "InlineQueryResultsButton must be an Object"
 BUTTON_ONE_FIELD = "InlineQueryResultsButton must have exactly one optional field"
 KEYBOARD_BUTTON_NOT_JSON = "Bad Request: can't parse keyboard button JSON object"
 KEYBOARD_BUTTON_PROBLEM = "Bad Request: can't parse keyboard button: {problem}"
-INVOICE_PAYLOAD_NOT_UTF8 = "InputInvoiceMessageContent payload must be encoded in UTF-8"
 FIELD_NOT_OBJECT = 'Field "{name}" must be of type Object'
-FIELD_NOT_ARRAY = 'Field "{name}" must be of type Array'
 
 # TDLib's words (InlineQueriesManager.cpp, TargetDialogTypes.cpp)
 EMPTY_START_PARAMETER = "Can't use empty start_parameter"
 LONG_START_PARAMETER = "Too long start_parameter specified"
 START_PARAMETER_CHARS = "Unallowed characters in start_parameter are used"
 USER_LINK_WEB_APP = "Link to a user can't be used in the Web App button"
-WRONG_ANIMATION_MIME = "Wrong animation MIME type specified"
 CONTACT_PHONE = 'Field "phone_number" must contain a valid phone number'
 CONTACT_NAME = 'Field "first_name" must be non-empty'
 UNALLOWED_DOCUMENT_MIME = "Unallowed document MIME type"
@@ -239,23 +235,9 @@ def _invoice(content: dict[str, Any]) -> dict[str, Any]:
     currency = required_string(content, "currency")
     if "prices" not in content:
         raise FieldError(errors.FIELD_MISSING.format(name="prices"))
-    prices = content["prices"]
-    if not isinstance(prices, list):
-        raise FieldError(FIELD_NOT_ARRAY.format(name="prices"))
-    total = 0
-    for price in prices:
-        if not isinstance(price, dict):
-            raise FieldError(errors.PRICE_NOT_OBJECT)
-        try:
-            label = required_string(price, "label")
-            amount = optional_long(price, "amount")
-        except FieldError as exc:
-            raise FieldError(errors.PRICE_PROBLEM.format(problem=exc.message)) from None
-        if not label:
-            raise FieldError(errors.PRICE_LABEL_EMPTY)
-        total += amount
-    if not prices:
-        raise FieldError(errors.PRICES_EMPTY)
+    if not isinstance(content["prices"], list):
+        raise FieldError(errors.FIELD_NOT_ARRAY.format(name="prices"))
+    total = sum(int(price["amount"]) for price in labeled_prices(content["prices"]))
     return {
         "title": title,
         "description": description,
@@ -362,10 +344,7 @@ def _type_fields(d: Draft) -> None:
         d.title = required_string(obj, "title") if url else optional_string(obj, "title")
         d.fields["performer"] = optional_string(obj, "performer")
     elif kind in ("document", "video"):
-        if kind == "video":
-            d.title = required_string(obj, "title")
-        else:
-            d.title = required_string(obj, "title")
+        d.title = required_string(obj, "title")
         optional_string(obj, "description")
         url = optional_string(obj, f"{kind}_url")
         d.mime_type = required_string(obj, "mime_type") if url else optional_string(obj, "mime_type")
@@ -722,4 +701,4 @@ def inline_target(ctx: BotCall, p: Params) -> tuple[Chat, StoredMessage] | None:
     return chat, msg
 
 
-__all__ = ["inline_target", "server_words"]
+__all__ = ["inline_target"]
