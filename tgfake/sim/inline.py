@@ -20,8 +20,7 @@ MAX_WAIT = 60.0
 @routes.post("/sim/inline")
 async def ask(request: web.Request) -> web.Response:
     """An ``inline_query`` update to the bot; answers with the query's id (and the chat a pick goes to)."""
-    query = inline.ask(stand_of(request), await read_body(request, InlineIn))
-    return sim_json({"inline_query_id": query.id, "chat_id": query.chat_id, "offset": query.offset})
+    return sim_json(inline.ask(stand_of(request), await read_body(request, InlineIn)).asked())
 
 
 @routes.get("/sim/inline")
@@ -53,8 +52,7 @@ async def results(request: web.Request) -> web.Response:
 @routes.post("/sim/inline/more")
 async def more(request: web.Request) -> web.Response:
     """The next page: the same query again with the answer's ``next_offset``."""
-    query = inline.more(stand_of(request), await read_body(request, InlinePickIn))
-    return sim_json({"inline_query_id": query.id, "chat_id": query.chat_id, "offset": query.offset})
+    return sim_json(inline.more(stand_of(request), await read_body(request, InlinePickIn)).asked())
 
 
 @routes.post("/sim/inline/choose")

@@ -114,6 +114,10 @@ class InlineQuery:
         out["result_id"] = result_id
         return out
 
+    def asked(self) -> dict[str, Any]:
+        """What the sim answers when the person types (or scrolls): the query's id, the chat a pick goes to."""
+        return {"inline_query_id": self.id, "chat_id": self.chat_id, "offset": self.offset}
+
     def json(self) -> dict[str, Any]:
         """The sim view: the query, and the answer once there is one."""
         out: dict[str, Any] = {
