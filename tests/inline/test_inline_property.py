@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from typing import Any
 
@@ -74,12 +75,13 @@ def make_stand() -> tuple[Stand, str]:
 
 
 STAND, TOKEN = make_stand()
+COUNTER = itertools.count()
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(results=results, others=others)
 def test_any_results_json_is_answered_or_refused_in_telegrams_words(results: str, others: dict[str, Any]) -> None:
-    query = inline.ask(STAND, InlineIn(bot="prop_bot", query="q"))
+    query = inline.ask(STAND, InlineIn(bot="prop_bot", query=f"q{next(COUNTER)}"))  # never served from cache
     params = Params(values={"inline_query_id": query.id, "results": results, **others})
     call = asyncio.run(STAND.serve(TOKEN, "answerInlineQuery", params))
     body = call.response

@@ -140,7 +140,7 @@ async def test_a_query_takes_one_answer_within_its_lifetime(wire: Wire, clock: M
     await answer(wire, query, [article("a")])
     too_old = "Bad Request: query is too old and response timeout expired or query ID is invalid"
     await wire.refused("answerInlineQuery", 400, too_old, inline_query_id=query["id"], results="[]")
-    late = await ask(wire)
+    late = await ask(wire, "later")
     clock.advance(31)
     await wire.refused("answerInlineQuery", 400, too_old, inline_query_id=late["id"], results="[]")
     await wire.refused("answerInlineQuery", 400, too_old, inline_query_id="12345", results="[]")
@@ -348,7 +348,7 @@ async def test_a_file_id_result_resends_that_file(wire: Wire) -> None:
         "answerInlineQuery",
         400,
         "Bad Request: type of file mismatch",
-        inline_query_id=(await ask(wire))["id"],
+        inline_query_id=(await ask(wire, "photos"))["id"],
         results=json.dumps([{"type": "photo", "id": "p", "photo_file_id": doc["file_id"]}]),
     )
 
@@ -545,5 +545,29 @@ async def test_an_invoice_and_a_game_result_send_their_content(wire: Wire) -> No
     bad = [article("i") | {"input_message_content": {**invoice, "prices": [{"label": "", "amount": 1}]}}]
     await wire.refused(
         "answerInlineQuery", 400, WRAP + "Can't parse labeled price: LabeledPrice label must be non-empty",
-        inline_query_id=(await ask(wire))["id"], results=json.dumps(bad),
+        inline_query_id=(await ask(wire, "bad invoice"))["id"], results=json.dumps(bad),
     )  # fmt: skip
+
+
+async def test_an_answer_is_served_from_cache_for_cache_time_seconds(wire: Wire, clock: ManualClock) -> None:
+    await inline_bot(wire)
+    query = await ask(wire, "cats")
+    await answer(wire, query, [article("a")], cache_time=60)
+
+    async def typed(text: str, **who: Any) -> dict[str, Any]:
+        status, asked = await wire.sim("POST", "/sim/inline", {"bot": "finder_bot", "query": text, **who})
+        assert status == 200, asked
+        _, shown = await wire.sim("GET", f"/sim/inline?inline_query_id={asked['inline_query_id']}")
+        return dict(shown)
+
+    def asked_of_the_bot() -> list[str]:
+        return [u["inline_query"]["query"] for u in wire.stand.bots[777].pending if "inline_query" in u]
+
+    again = await typed("cats ")  # the cache keys the trimmed text
+    assert again["cached"] is True
+    assert [r["id"] for r in again["results"]] == ["a"]
+    assert (await typed("cats", user_id=4343, username="bob"))["cached"] is True  # not personal: shared
+    assert asked_of_the_bot() == ["cats"]
+    clock.advance(61)
+    assert "cached" not in await typed("cats")
+    assert asked_of_the_bot() == ["cats", "cats"]

@@ -89,6 +89,17 @@ class InlineQuery:
     location: dict[str, Any] | None = None
     answer: InlineAnswer | None = None
     answered_at: float = 0.0
+    cached: bool = False  # served from an earlier answer still in cache: the bot was not asked
+
+    def same_request(self, other: InlineQuery) -> bool:
+        """What Telegram's cache keys a query by: bot, text (trimmed), offset, chat type, location."""
+        return (self.bot_id, self.query.strip(), self.offset, self.chat_type, self.location) == (
+            other.bot_id,
+            other.query.strip(),
+            other.offset,
+            other.chat_type,
+            other.location,
+        )
 
     def _sender(self) -> dict[str, Any]:
         out: dict[str, Any] = {"from": self.person.json()}
@@ -129,6 +140,8 @@ class InlineQuery:
             "offset": self.offset,
             "answered": self.answer is not None,
         }
+        if self.cached:
+            out["cached"] = True
         if self.answer is not None:
             out.update(self.answer.json())
         return out
@@ -199,6 +212,18 @@ class Inline:
         self.next_prepared += 1
         return pid
 
+    def cached_answer(self, query: InlineQuery, now: float) -> InlineAnswer | None:
+        """An answer to the same request still within its ``cache_time`` (for this person, if it is personal)."""
+        for earlier in reversed(self.queries.values()):
+            answer = earlier.answer
+            if earlier is query or answer is None or earlier.cached or not earlier.same_request(query):
+                continue
+            if now - earlier.answered_at < answer.cache_time and (
+                not answer.is_personal or earlier.person.id == query.person.id
+            ):
+                return answer
+        return None
+
     def latest(self, bot_id: int = 0, person_id: int = 0) -> InlineQuery | None:
         """The newest query (to that bot, by that person, when named)."""
         for query in reversed(self.queries.values()):
@@ -268,7 +293,11 @@ def _issue(
         location=location,
     )
     inline.queries[query.id] = query
-    bot.push("inline_query", query.update())
+    earlier = inline.cached_answer(query, stand.now())
+    if earlier is not None:
+        query.answer, query.answered_at, query.cached = earlier, stand.now(), True
+    else:
+        bot.push("inline_query", query.update())
     return query
 
 
