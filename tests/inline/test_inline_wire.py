@@ -150,7 +150,13 @@ async def test_a_query_takes_one_answer_within_its_lifetime(wire: Wire, clock: M
 @pytest.mark.parametrize(
     ("results", "description"),
     [
-        ("[", "Bad Request: can't parse JSON encoded inline query results: Unexpected end"),
+        ("[", "Bad Request: can't parse JSON encoded inline query results: Unexpected string end"),
+        ("[" * 5000, "Bad Request: can't parse JSON encoded inline query results: Too big object depth"),
+        (
+            "[1 2]",
+            "Bad Request: can't parse JSON encoded inline query results: Unexpected symbol while parsing JSON Array",
+        ),
+        ("yes", "Bad Request: can't parse JSON encoded inline query results: Unexpected symbol 'y'"),
         ("{}", "Bad Request: expected an Array of inline query results"),
         (json.dumps([article(str(i)) for i in range(51)]), "Bad Request: too many inline query results specified"),
         ("[1]", WRAP + "Inline query result must be an object"),
@@ -443,7 +449,7 @@ async def test_answer_web_app_query_posts_the_result_via_the_bot_once(wire: Wire
     ("result", "description"),
     [
         (None, "Bad Request: result isn't specified"),
-        ("{", "Bad Request: can't parse JSON encoded web view query results Unexpected end"),
+        ("{", "Bad Request: can't parse JSON encoded web view query results Unexpected string end"),
         ('{"type": "article"}', 'Bad Request: can\'t find field "id"'),
         ("[]", "Bad Request: inline query result must be an object"),
     ],

@@ -553,25 +553,114 @@ def _check_button(button: dict[str, Any]) -> None:
         raise refuse(f"Inline query button {problem}")
 
 
-LITERALS = {"f": "false", "t": "true", "n": "null"}
+LITERALS = {ord("f"): b"false", ord("t"): b"true", ord("n"): b"null"}
+NUMBER_START = frozenset(b"-+.0123456789")
+NUMBER_CHARS = frozenset(b"-+.0123456789eE")
+TD_MAX_DEPTH = 100
+
+
+class _TdJsonError(Exception):
+    pass
 
 
 def json_reason(text: str) -> str:
-    """What TDLib's JSON decoder says of text that is not JSON: its words for the commonest first problems
-    (a bare word, a stray symbol, text that ends early); elsewhere its generic ``Unexpected symbol``."""
-    body = text.strip(" \t\r\n")
-    head = body[:1]
-    if head in ("f", "t", "n"):
-        return f"Starts with '{head}' -- {LITERALS[head]} expected"
-    if head and head not in '[{"-0123456789':
-        return f"Unexpected symbol '{head}'"
+    """Why TDLib's JSON decoder (tdutils' ``json_decode``, ported) refuses ``text``, in its words.
+
+    It reads bytes, takes numbers loosely (``+1``, ``.5``) and nests 100 deep at most; for text it would accept
+    but Python's decoder does not, its closest refusal is given (``Expected string end``).
+    """
+    data = text.encode("utf-8", "surrogateescape")
     try:
-        json.loads(body)
-    except json.JSONDecodeError as exc:
-        return "Unexpected end" if exc.pos >= len(body) else "Unexpected symbol"
-    except ValueError:
-        pass
-    return "Unexpected symbol"
+        end = _td_value(data, _td_blank(data, 0), TD_MAX_DEPTH)
+        if _td_blank(data, end) != len(data):
+            return "Expected string end"
+    except _TdJsonError as exc:
+        return str(exc)
+    return "Expected string end"
+
+
+def _td_blank(data: bytes, i: int) -> int:
+    while i < len(data) and data[i] in b" \t\r\n":
+        i += 1
+    return i
+
+
+def _td_string(data: bytes, i: int) -> int:
+    if i >= len(data) or data[i] != 0x22:
+        raise _TdJsonError("Opening '\"' expected")
+    i += 1
+    while True:
+        if i >= len(data):
+            raise _TdJsonError("Closing '\"' not found")
+        c = data[i]
+        if c == 0x22:
+            return i + 1
+        if c != 0x5C:
+            i += 1
+            continue
+        i += 1
+        if i >= len(data):
+            raise _TdJsonError("Closing '\"' not found")
+        if data[i] != ord("u"):
+            i += 1
+            continue
+        i += 1
+        if i + 4 > len(data):
+            raise _TdJsonError("\\u has less than 4 symbols")
+        if not all(chr(b) in "0123456789abcdefABCDEF" for b in data[i : i + 4]):
+            raise _TdJsonError("Invalid \\u -- not hex digit")
+        i += 4
+
+
+def _td_value(data: bytes, i: int, depth: int) -> int:
+    """One value from ``i`` (whitespace skipped); the index after it, or _TdJsonError with td's words."""
+    if depth < 0:
+        raise _TdJsonError("Too big object depth")
+    i = _td_blank(data, i)
+    c = data[i] if i < len(data) else 0
+    if c in LITERALS:
+        word = LITERALS[c]
+        if data[i : i + len(word)] != word:
+            raise _TdJsonError(f"Token starts with '{chr(c)}' -- {word.decode()} expected")
+        return i + len(word)
+    if c == 0x22:
+        return _td_string(data, i)
+    if c in (0x5B, 0x7B):
+        close = 0x5D if c == 0x5B else 0x7D
+        kind = "Array" if c == 0x5B else "Object"
+        i = _td_blank(data, i + 1)
+        if i < len(data) and data[i] == close:
+            return i + 1
+        while True:
+            if i >= len(data):
+                raise _TdJsonError("Unexpected string end")
+            if c == 0x7B:
+                i = _td_blank(data, _td_string(data, i))
+                if i >= len(data) or data[i] != 0x3A:
+                    raise _TdJsonError("':' expected")
+                i += 1
+            i = _td_blank(data, _td_value(data, i, depth - 1))
+            if i < len(data) and data[i] == close:
+                return i + 1
+            if i < len(data) and data[i] == 0x2C:
+                i = _td_blank(data, i + 1)
+                continue
+            if i >= len(data):
+                raise _TdJsonError("Unexpected string end")
+            raise _TdJsonError(f"Unexpected symbol while parsing JSON {kind}")
+    if c in NUMBER_START:
+        while i < len(data) and data[i] in NUMBER_CHARS:
+            i += 1
+        return i
+    if c == 0:
+        raise _TdJsonError("Unexpected string end")
+    raise _TdJsonError(f"Unexpected symbol '{chr(c)}'" if 0 < c < 127 else "Unexpected symbol")
+
+
+def _check_id(result: InlineResult) -> None:
+    """The server's rule for a result id: 1..64 bytes."""
+    if not result.id or len(result.id.encode()) > MAX_ID_BYTES:
+        raise bad_request(RESULT_ID_INVALID)
 
 
 @bot_method("answerInlineQuery")
@@ -591,8 +680,7 @@ async def answer_inline_query(ctx: BotCall, p: Params) -> Any:
         raise bad_request(QUERY_ID_INVALID)
     seen: set[str] = set()
     for result in results:
-        if not result.id or len(result.id.encode()) > MAX_ID_BYTES:
-            raise bad_request(RESULT_ID_INVALID)
+        _check_id(result)
         if result.id in seen:
             raise bad_request(RESULT_ID_DUPLICATE)
         seen.add(result.id)
@@ -607,8 +695,7 @@ async def answer_inline_query(ctx: BotCall, p: Params) -> Any:
 async def answer_web_app_query(ctx: BotCall, p: Params) -> Any:
     """Post the result into the chat the Mini App was opened from, as the person, via the bot (once)."""
     result = _one_result(ctx, p)
-    if not result.id or len(result.id.encode()) > MAX_ID_BYTES:
-        raise bad_request(RESULT_ID_INVALID)
+    _check_id(result)
     query = ctx.world.inline.web_app_queries.get(p.text("web_app_query_id"))
     if query is None or query.bot_id != ctx.bot.id or query.answered:
         raise bad_request(QUERY_ID_INVALID)
@@ -631,8 +718,7 @@ async def save_prepared_inline_message(ctx: BotCall, p: Params) -> Any:
     kinds = tuple(k for k in ("user", "bot", "group", "channel") if to_bool(p.text(f"allow_{k}_chats")))
     if not kinds:
         raise refuse(NO_CHAT_TYPE)
-    if not result.id or len(result.id.encode()) > MAX_ID_BYTES:
-        raise bad_request(RESULT_ID_INVALID)
+    _check_id(result)
     inline = ctx.world.inline
     prepared = Prepared(
         id=inline.mint_prepared_id(),
