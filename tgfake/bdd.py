@@ -19,6 +19,7 @@ Given
   sendMessage fails with 429 retry after 1, once     (also: twice, 3 times, always; ``when it contains "x"``)
   the bot is running                         (``BOT_CMD`` or the ``tgfake_bot_command`` fixture)
   the bot "python my_bot.py" is running
+  the bot has inline mode on                 (BotFather's /setinline; ``with inline feedback``)
 When
   alice sends "hello"                        (``in the group``; ``, mentioning the bot``)
   alice sent "/start" and got a reply         (a Given: the reply is consumed, whatever it says)
@@ -27,12 +28,15 @@ When
                                              video note; ``with the caption "text"``; ``in the group``; the path
                                              relative to the feature file, else to the project)
   alice sends an album of the photo "a.png" and the video "b.mp4"    (2-10 items, ``, `` or `` and `` between)
+  alice types the inline query "cats"          (``in the group``; the bot needs inline mode on)
+  alice picks the inline result "Cats"         (by title, else by result id)
 Then
   the bot replies "text"
   the bot replies with a message containing "text"
   the bot replies with HTML "<b>Hi</b>"       (the formatting as Telegram's HTML; links stay plain)
   the bot shows the keyboard [A] [B]          (rows separated by `` / ``)
   the bot edits the message to "text"
+  the bot offers the inline results "Cats", "Dogs"    (the titles of its answer, in order)
   the tap was answered with "text"            (or: the tap was answered)
   the bot showed typing
   the bot streamed its answer                (drafts or edits before the final text)
@@ -282,6 +286,37 @@ def person_votes(tgfake: StandClient, who: str, text: str, mid: str) -> None:
     tgfake.vote(int(mid), chosen, user=who)
 
 
+_INLINE_ANSWER = pytest.StashKey[dict[str, Any]]()
+
+
+@given(parsers.re(r"the bot has inline mode on(?P<feedback> with inline feedback)?"))
+def bot_has_inline_mode(tgfake: StandClient, feedback: str | None) -> None:
+    tgfake.inline_mode(True, feedback=100 if feedback else 0)
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) types the inline query " + _QUOTED + r"(?P<group> in the group)?"))
+def person_types_inline(
+    request: pytest.FixtureRequest, tgfake: StandClient, who: str, text: str, group: str | None
+) -> None:
+    request.node.stash[_INLINE_ANSWER] = tgfake.inline(_unquote(text), user=who, chat="group" if group else None)
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) picks the inline result " + _QUOTED))
+def person_picks_inline(request: pytest.FixtureRequest, tgfake: StandClient, who: str, text: str) -> None:
+    answer = request.node.stash.get(_INLINE_ANSWER, None)
+    if answer is None:
+        raise _fail(tgfake, "no inline query was typed before picking a result")
+    want = _unquote(text)
+    results = answer.get("results") or []
+    found = next((r for r in results if r.get("title") == want), None) or next(
+        (r for r in results if str(r.get("id")) == want), None
+    )
+    if found is None:
+        offered = [str(r.get("title") or r.get("id")) for r in results]
+        raise _fail(tgfake, f"the bot offered no inline result {want!r}: {offered}")
+    tgfake.choose(str(found["id"]))
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Then: the bot's side
 
@@ -344,6 +379,17 @@ def poll_shows(tgfake: StandClient, mid: str, text: str) -> None:
     got = [f"{o['text']}: {o['voter_count']}" for o in message.poll["options"]]
     if got != want:
         raise _fail(tgfake, f"the poll of message {mid} shows {got}, expected {want}")
+
+
+@then(parsers.re(r"the bot offers the inline results (?P<titles>\".*\")"))
+def bot_offers_inline(request: pytest.FixtureRequest, tgfake: StandClient, titles: str) -> None:
+    answer = request.node.stash.get(_INLINE_ANSWER, None)
+    if answer is None:
+        raise _fail(tgfake, "no inline query was typed")
+    want = re.findall(r'"([^"]*)"', titles)
+    got = [str(r.get("title") or r.get("id")) for r in answer.get("results") or []]
+    if got != want:
+        raise _fail(tgfake, f"the bot offered the inline results {got}, expected {want}")
 
 
 @then(parsers.re(r"the bot edits the message to " + _QUOTED))

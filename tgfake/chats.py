@@ -30,6 +30,7 @@ class Button:
     web_app_url: str | None = None
     callback_game: bool = False  # launches the message's game (sendGame); a tap sends game_short_name
     pay: bool = False  # the pay button of an invoice
+    switch_inline: tuple[str, Any] | None = None  # switch_inline_query(_current_chat/_chosen_chat) and its value
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"text": self.text}
@@ -43,6 +44,8 @@ class Button:
             out["callback_game"] = {}
         if self.pay:
             out["pay"] = True
+        if self.switch_inline is not None:
+            out[self.switch_inline[0]] = self.switch_inline[1]
         return out
 
 
@@ -102,6 +105,8 @@ class StoredMessage:
     reactions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # person id -> their ReactionTypes
     protected: bool = False  # sent with protect_content: not forwardable (bots may still copy it)
     caption_above: bool = False  # show_caption_above_media
+    via_bot: User | None = None  # sent through an inline bot (a chosen inline result, a Mini App's answer)
+    inline_message_id: str = ""  # such a message with an inline keyboard: the bot edits it by this id
 
     @property
     def from_bot(self) -> bool:
@@ -378,6 +383,8 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
         out["reply_markup"] = keyboard_json(msg.keyboard)
     if msg.protected:
         out["has_protected_content"] = True
+    if msg.via_bot is not None:
+        out["via_bot"] = msg.via_bot.json()
     return out
 
 
@@ -417,6 +424,10 @@ def message_view(msg: StoredMessage) -> dict[str, Any]:
         out["forwarded_from"] = origin_name(msg.extra["forward_origin"])
     if msg.reactions:
         out["reactions"] = reaction_counts(msg.reactions)
+    if msg.via_bot is not None:
+        out["via_bot"] = msg.via_bot.username
+    if msg.inline_message_id:
+        out["inline_message_id"] = msg.inline_message_id
     return out
 
 
@@ -443,6 +454,8 @@ def message_lines(msg: StoredMessage, who: str, album: str = "") -> list[str]:
         body = shown
     if "forward_origin" in msg.extra:
         body = f"[forwarded from {origin_name(msg.extra['forward_origin'])}] {body}"
+    if msg.via_bot is not None:
+        who = f"{who} via @{msg.via_bot.username}"
     lines = [f"[{msg.message_id}] {who}: {indent_lines(body)}"]
     for row in msg.keyboard or []:
         lines.append("    " + " ".join(f"[{b.text}]" for b in row))

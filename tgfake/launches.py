@@ -12,6 +12,7 @@ from tgfake import webapp
 from tgfake.chats import type_for_id
 from tgfake.errors import SimError
 from tgfake.models import LaunchIn
+from tgfake.world.inline import WebAppQuery
 
 if TYPE_CHECKING:
     from tgfake.stand import Stand
@@ -60,6 +61,9 @@ def launch(stand: Stand, req: LaunchIn) -> dict[str, Any]:
         "user": go_json(user),
     }
     stand.next_query_id += 1
+    stand.world.inline.web_app_queries[fields["query_id"]] = WebAppQuery(
+        fields["query_id"], bot.id, person.id, req.chat_id or person.id
+    )
     if req.start_param:
         fields["start_param"] = req.start_param
     init_data = webapp.sign(fields, token)

@@ -178,6 +178,8 @@ class BotIn(SimBody):
     can_join_groups: bool = True
     can_read_all_group_messages: bool = False
     supports_inline_queries: bool = False
+    inline_feedback: Annotated[int, Field(ge=0, le=100)] | bool = 0
+    """BotFather's inline feedback: the percentage of chosen results sent as ``chosen_inline_result`` (true: 100)."""
 
 
 Ref = str | int
@@ -242,3 +244,30 @@ class ProfileIn(SimBody):
     user: Ref = 4242
     photos: list[FilePartIn] | None = None
     audios: list[ProfileAudioIn] | None = None
+
+
+class InlineIn(SenderFields):
+    """``POST /sim/inline``: the person types ``@bot query`` in a chat (the sender fields name the chat); a
+    ``latitude`` and ``longitude`` share the person's location, as a bot asking for it gets it."""
+
+    query: str = ""
+    offset: str = ""
+    latitude: float | None = None
+    longitude: float | None = None
+
+
+class InlinePickIn(SimBody):
+    """``POST /sim/inline/choose`` and ``/sim/inline/more``: the person's newest inline query (to ``bot``, by
+    ``user_id``) unless ``inline_query_id`` names one; ``result_id`` is the result picked."""
+
+    inline_query_id: str = ""
+    result_id: str = ""
+    bot: str | int = ""
+    user_id: UserId = 0
+
+
+class InlineModeIn(SimBody):
+    """``POST /sim/bots/{bot}/inline``: BotFather's ``/setinline`` (on or off) and ``/setinlinefeedback``."""
+
+    enabled: bool = True
+    feedback: Annotated[int, Field(ge=0, le=100)] | bool = 0

@@ -42,6 +42,7 @@ from tgfake.world.bots import Bot, Signal, token_bot_id
 from tgfake.world.flood import COUNTED, FloodControl
 from tgfake.world.games import Games
 from tgfake.world.grants import Grants
+from tgfake.world.inline import Inline
 from tgfake.world.members import ADMINISTRATOR, MEMBER, Member, default_permissions, full_rights
 from tgfake.world.payments import Payments
 from tgfake.world.people import (
@@ -126,6 +127,7 @@ class World:
     stickers: Stickers = field(default_factory=Stickers)  # sticker sets owned by bots, uploaded sticker files
     grants: Grants = field(default_factory=Grants)  # emoji status access, passport data errors
     profiles: Profiles = field(default_factory=Profiles)  # the people's profile photos and audios
+    inline: Inline = field(default_factory=Inline)  # inline queries and answers, inline and prepared messages
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +297,7 @@ class Stand:
             can_join_groups=body.can_join_groups,
             can_read_all_group_messages=body.can_read_all_group_messages,
             supports_inline_queries=body.supports_inline_queries,
+            inline_feedback=100 if body.inline_feedback is True else int(body.inline_feedback),
         )
         return self.add_bot(bot)
 
@@ -631,6 +634,9 @@ class Stand:
                 raise SimError(404, f"message {target.message_id} has no button {dump(body.label.strip())}")
             if hit.url is not None:
                 raise SimError(400, f"[{hit.text}] is a url button: it opens {hit.url}, Telegram sends no callback")
+            if hit.switch_inline is not None:
+                query = hit.switch_inline[1] if isinstance(hit.switch_inline[1], str) else ""
+                raise SimError(400, f"[{hit.text}] switches to inline mode: POST /sim/inline with query {query!r}")
             if hit.web_app_url is not None:
                 raise SimError(
                     400, f"[{hit.text}] opens the Mini App {hit.web_app_url}: POST /sim/webapp/launch with that url"
@@ -647,6 +653,9 @@ class Stand:
             "message": self.message_json(chat, target),
             "chat_instance": str(chat_id),
         }
+        if target.inline_message_id:  # a message sent via an inline bot: the tap is the bot's, without the message
+            del payload["message"]
+            payload = {"id": query_id, "from": person.json(), "inline_message_id": target.inline_message_id, **payload}
         if data:
             payload["data"] = data
         elif not body.data and game is not None:  # a callback_game button: the game's short name, no data
@@ -654,7 +663,9 @@ class Stand:
         return query_id, bot.push("callback_query", payload)
 
     def _owner(self, chat: Chat, msg: StoredMessage, named: Bot | None) -> Bot:
-        """The bot a tap goes to: the one that sent the message with the keyboard."""
+        """The bot a tap goes to: the one that sent the message with the keyboard (or sent it via inline mode)."""
+        if msg.via_bot is not None and msg.via_bot.id in self.bots:
+            return self.bots[msg.via_bot.id]
         if msg.sender is not None and msg.sender.is_bot and msg.sender.id in self.bots:
             return self.bots[msg.sender.id]
         if chat.bot_id in self.bots:

@@ -341,12 +341,14 @@ class _Core:
         self.timeout = timeout
         self.last_chat: int | None = None
         self.last_tap: tuple[int, str, int] | None = None  # chat, callback query id, message id
+        self.last_inline = ""  # the newest inline query this client typed
         self.cursor: dict[int, int] = {}
 
     def forget(self) -> None:
         """Drop what the client knows of the conversation (after a reset, or on another stand)."""
         self.last_chat = None
         self.last_tap = None
+        self.last_inline = ""
         self.cursor.clear()
 
     # -- plumbing
@@ -504,6 +506,45 @@ class _Core:
         cbq = str(got["callback_query_id"])
         self.last_tap = (chat_id, cbq, int(message_id or 0))
         return Sent(chat_id, int(got["update_id"]), callback_query_id=cbq)
+
+    def inline(
+        self, query: str, bot: str | int | None, user: str | int | Person, chat: ChatRef, offset: str, wait: float
+    ) -> _Op[dict[str, Any]]:
+        """Type ``@bot query`` (``POST /sim/inline``) and wait for the answer (``GET /sim/inline``)."""
+        _, body = self._sender(user, chat, False, None)
+        body.update({"query": query, "offset": offset})
+        if bot is not None:
+            body["bot"] = bot
+        asked = yield from self._do(_Req("POST", "/sim/inline", body=body))
+        return (yield from self._answered(str(asked["inline_query_id"]), wait))
+
+    def inline_more(self, wait: float) -> _Op[dict[str, Any]]:
+        """The next page of the newest query (``POST /sim/inline/more``), once answered."""
+        asked = yield from self._do(_Req("POST", "/sim/inline/more", body={"inline_query_id": self.last_inline}))
+        return (yield from self._answered(str(asked["inline_query_id"]), wait))
+
+    def _answered(self, query_id: str, wait: float) -> _Op[dict[str, Any]]:
+        self.last_inline = query_id
+        q = {"inline_query_id": query_id, "timeout": _fmt_seconds(wait)}
+        got = yield from self._do(_Req("GET", "/sim/inline", query=q, timeout=wait + POLL_GRACE))
+        if not got.get("answered"):
+            raise TimeoutError(f"the bot did not answer inline query {query_id} within {_fmt_seconds(wait)}s")
+        return dict(got)
+
+    def inline_mode(self, enabled: bool, feedback: int, bot: str | int | None) -> _Op[dict[str, Any]]:
+        """BotFather's ``/setinline`` and ``/setinlinefeedback`` (``POST /sim/bots/{bot}/inline``)."""
+        if bot is None:
+            state = yield from self._do(_Req("GET", "/sim/state"))
+            bot = state["bot"]["id"]
+        body = {"enabled": enabled, "feedback": feedback}
+        return dict((yield from self._do(_Req("POST", f"/sim/bots/{bot}/inline", body=body))))
+
+    def choose(self, result_id: str) -> _Op[Sent]:
+        """Pick a result of the newest inline query (``POST /sim/inline/choose``): it is sent via the bot."""
+        body = {"result_id": result_id, "inline_query_id": self.last_inline}
+        got = yield from self._do(_Req("POST", "/sim/inline/choose", body=body))
+        self.last_chat = int(got["chat_id"])
+        return Sent(int(got["chat_id"]), int(got.get("update_id", 0)), message_id=int(got["message_id"]))
 
     # -- reading
 
@@ -1109,6 +1150,32 @@ class StandClient:
         """The person's forward privacy (``POST /sim/privacy``): forwards of their messages name them only."""
         self._driver.run(self._core.privacy(user, hide))
 
+    def inline(
+        self,
+        query: str,
+        *,
+        bot: str | int | None = None,
+        user: str | int | Person = "alice",
+        chat: ChatRef = None,
+        offset: str = "",
+        wait: float | None = None,
+    ) -> dict[str, Any]:
+        """A person types ``@bot query`` in a chat; returns the bot's answer (``results``, ``next_offset``...)."""
+        wait = self._core.timeout if wait is None else wait
+        return self._driver.run(self._core.inline(query, bot, user, chat, offset, wait))
+
+    def inline_more(self, *, wait: float | None = None) -> dict[str, Any]:
+        """The person scrolls the newest inline query's results: the next page, at the answer's ``next_offset``."""
+        return self._driver.run(self._core.inline_more(self._core.timeout if wait is None else wait))
+
+    def choose(self, result_id: str) -> Sent:
+        """The person picks a result of the newest inline query: sent in the chat via the bot."""
+        return self._driver.run(self._core.choose(result_id))
+
+    def inline_mode(self, enabled: bool = True, *, feedback: int = 0, bot: str | int | None = None) -> dict[str, Any]:
+        """Turn the bot's inline mode on or off and set its inline feedback percentage (the stand's bot if none)."""
+        return self._driver.run(self._core.inline_mode(enabled, feedback, bot))
+
     def wait_for_reply(
         self,
         *,
@@ -1376,6 +1443,34 @@ class AsyncStandClient:
     async def hide_forwards(self, user: str | int | Person = "alice", hide: bool = True) -> None:
         """The person's forward privacy (``POST /sim/privacy``): forwards of their messages name them only."""
         await self._driver.run(self._core.privacy(user, hide))
+
+    async def inline(
+        self,
+        query: str,
+        *,
+        bot: str | int | None = None,
+        user: str | int | Person = "alice",
+        chat: ChatRef = None,
+        offset: str = "",
+        wait: float | None = None,
+    ) -> dict[str, Any]:
+        """A person types ``@bot query`` in a chat; returns the bot's answer (``results``, ``next_offset``...)."""
+        wait = self._core.timeout if wait is None else wait
+        return await self._driver.run(self._core.inline(query, bot, user, chat, offset, wait))
+
+    async def inline_more(self, *, wait: float | None = None) -> dict[str, Any]:
+        """The person scrolls the newest inline query's results: the next page, at the answer's ``next_offset``."""
+        return await self._driver.run(self._core.inline_more(self._core.timeout if wait is None else wait))
+
+    async def choose(self, result_id: str) -> Sent:
+        """The person picks a result of the newest inline query: sent in the chat via the bot."""
+        return await self._driver.run(self._core.choose(result_id))
+
+    async def inline_mode(
+        self, enabled: bool = True, *, feedback: int = 0, bot: str | int | None = None
+    ) -> dict[str, Any]:
+        """Turn the bot's inline mode on or off and set its inline feedback percentage (the stand's bot if none)."""
+        return await self._driver.run(self._core.inline_mode(enabled, feedback, bot))
 
     async def wait_for_reply(
         self,

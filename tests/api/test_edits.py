@@ -87,7 +87,7 @@ async def test_edit_caption_and_its_refusals(wire: Wire) -> None:
 
 
 @pytest.mark.parametrize("method", ["editMessageCaption", "editMessageLiveLocation", "stopMessageLiveLocation"])
-async def test_the_inline_form_names_a_message_the_stand_cannot_have(wire: Wire, method: str) -> None:
+async def test_the_inline_form_refuses_a_missing_or_malformed_id(wire: Wire, method: str) -> None:
     where = {"latitude": 1, "longitude": 1} if method == "editMessageLiveLocation" else {}
     await wire.refused(method, 400, "Bad Request: message identifier is not specified", **where)
     await wire.refused(

@@ -1,8 +1,8 @@
 """editMessageCaption, editMessageMedia, editMessageLiveLocation, stopMessageLiveLocation: the bot edits its message.
 
 Each reads its parameters as telegram-bot-api does (the markup, then the caption or the media or the location),
-then names the message: with no ``chat_id`` and no ``message_id`` it is an inline message (``inline_message_id``;
-the stand has none yet, so any id is one TDLib cannot parse), else ``check_message`` (``message to edit not found``),
+then names the message: with no ``chat_id`` and no ``message_id`` it is an inline message (``inline_message_id``,
+a chosen inline result's: the answer is then ``true``), else ``check_message`` (``message to edit not found``),
 then TDLib's rules (``can_edit_message``: only the bot's own messages; a live location only during its period):
 ``message can't be edited``, ``there is no caption in the message to edit``, ``message media can't be edited``, the
 album rules of ``edit_message_media``, and the server's ``message is not modified``. An edit sets ``edit_date`` and
@@ -17,6 +17,7 @@ from tgfake import errors
 from tgfake.botapi.albums import input_media
 from tgfake.botapi.common import caption_text, entities_json, own_message
 from tgfake.botapi.forwards import ORIGIN
+from tgfake.botapi.inline import inline_target
 from tgfake.botapi.keyboards import parse_inline_keyboard, same_keyboard
 from tgfake.botapi.places import FOREVER, WRONG_HEADING, location
 from tgfake.botapi.registry import bot_method
@@ -35,12 +36,8 @@ MAX_PROXIMITY = 100_000  # meters
 
 
 def target(ctx: BotCall, p: Params) -> tuple[Chat, StoredMessage]:
-    """The message an edit names: an inline message (none exists on the stand yet) or the bot's own."""
-    if not p.text("chat_id") and not parse_int(p.text("message_id")):
-        if not p.text("inline_message_id"):
-            raise bad_request(errors.INLINE_MESSAGE_ID_EMPTY)
-        raise bad_request(errors.INLINE_MESSAGE_ID_INVALID)
-    return own_message(ctx, p)
+    """The message an edit names: an inline message (by ``inline_message_id``) or the bot's own."""
+    return inline_target(ctx, p) or own_message(ctx, p)
 
 
 def live_until(msg: StoredMessage) -> float | None:
@@ -68,7 +65,7 @@ def finish(ctx: BotCall, chat: Chat, msg: StoredMessage, keyboard: Keyboard | No
     msg.keyboard = keyboard
     msg.edit_date = ctx.unix_now()
     ctx.stand.deliver(chat, msg, edited=True)
-    return ctx.message_json(chat, msg)
+    return True if msg.inline_message_id else ctx.message_json(chat, msg)  # an inline edit answers true
 
 
 @bot_method("editMessageCaption")

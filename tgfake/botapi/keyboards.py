@@ -57,7 +57,8 @@ def _button(item: Any, chat_type: str) -> Button:
     has_data, has_url, has_app = data != "", url != "", web_app is not None
     game = isinstance(item.get("callback_game"), dict)
     pay = item.get("pay") is True
-    actions = has_data + has_url + has_app + game + pay
+    switch = _switch_inline(item)
+    actions = has_data + has_url + has_app + game + pay + (switch is not None)
     if actions == 0:
         raise bad_request(errors.TEXT_BUTTONS)
     if actions > 1:
@@ -85,7 +86,20 @@ def _button(item: Any, chat_type: str) -> Button:
         web_app_url=web_app_url,
         callback_game=game,
         pay=pay,
+        switch_inline=switch,
     )
+
+
+SWITCH_INLINE = ("switch_inline_query", "switch_inline_query_current_chat")
+
+
+def _switch_inline(item: dict[str, Any]) -> tuple[str, Any] | None:
+    """A button that opens inline mode: the query to type (in a chosen chat, or this one) and its field."""
+    for name in SWITCH_INLINE:
+        if isinstance(item.get(name), str):
+            return name, item[name]
+    chosen = item.get("switch_inline_query_chosen_chat")
+    return ("switch_inline_query_chosen_chat", chosen) if isinstance(chosen, dict) else None
 
 
 def same_keyboard(a: Keyboard | None, b: Keyboard | None) -> bool:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from tgfake import errors
 from tgfake.botapi.common import chat_id, entities_json, message_text, own_message, post_message
 from tgfake.botapi.forwards import message_ids
+from tgfake.botapi.inline import inline_target
 from tgfake.botapi.keyboards import parse_inline_keyboard, parse_send_markup, same_keyboard
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, StoredMessage
@@ -30,7 +31,8 @@ async def send_message(ctx: BotCall, p: Params) -> Any:
 
 @bot_method("editMessageText")
 async def edit_message_text(ctx: BotCall, p: Params) -> Any:
-    chat, msg = own_message(ctx, p)
+    inline = inline_target(ctx, p)  # an inline message (by inline_message_id): edited, answered with True
+    chat, msg = inline or own_message(ctx, p)
     text = message_text(p)
     entities = entities_json(ctx, text)
     keyboard = parse_inline_keyboard(p.get("reply_markup"), chat.type)
@@ -42,18 +44,19 @@ async def edit_message_text(ctx: BotCall, p: Params) -> Any:
     msg.parse_mode = p.text("parse_mode")
     msg.edit_date = ctx.unix_now()
     ctx.stand.deliver(chat, msg, edited=True)  # a channel post's edit reaches the channel's other admin bots
-    return ctx.message_json(chat, msg)
+    return True if inline else ctx.message_json(chat, msg)
 
 
 @bot_method("editMessageReplyMarkup")
 async def edit_message_reply_markup(ctx: BotCall, p: Params) -> Any:
-    chat, msg = own_message(ctx, p)
+    inline = inline_target(ctx, p)
+    chat, msg = inline or own_message(ctx, p)
     keyboard = parse_inline_keyboard(p.get("reply_markup"), chat.type)
     if same_keyboard(keyboard, msg.keyboard):
         raise bad_request(errors.NOT_MODIFIED)
     msg.keyboard = keyboard
     msg.edit_date = ctx.unix_now()
-    return ctx.message_json(chat, msg)
+    return True if inline else ctx.message_json(chat, msg)
 
 
 TWO_DAYS = 2 * 86400  # a bot deletes (for everyone) only messages younger than this

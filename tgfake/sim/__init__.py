@@ -10,6 +10,7 @@ from tgfake.sim import (
     drafts,
     files,
     grants,
+    inline,
     inspect,
     page_views,
     payments,
@@ -34,6 +35,7 @@ ROUTE_TABLES = (
     payments.routes,
     grants.routes,
     page_views.routes,
+    inline.routes,
 )
 
 

@@ -62,6 +62,7 @@ class Bot:
     can_join_groups: bool = True
     can_read_all_group_messages: bool = False
     supports_inline_queries: bool = False
+    inline_feedback: int = 0  # BotFather's inline feedback: the percentage of chosen results reported
     allowed_updates: tuple[str, ...] | None = None
     next_update_id: int = 1
     pending: list[dict[str, Any]] = field(default_factory=list)
