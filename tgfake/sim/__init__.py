@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from tgfake.sim import actions, control, drafts, files, inspect, payments, person, sessions, webapp, webhook, world
+from tgfake.sim import (
+    actions,
+    control,
+    drafts,
+    files,
+    inspect,
+    openapi,
+    payments,
+    person,
+    sessions,
+    webapp,
+    webhook,
+    world,
+)
 
 ROUTE_TABLES = (
     person.routes,
@@ -18,6 +31,7 @@ ROUTE_TABLES = (
     sessions.routes,
     actions.routes,
     payments.routes,
+    openapi.routes,
 )
 
 

@@ -17,7 +17,9 @@ from tgfake.errors import SimError, TelegramError
 from tgfake.filestore import send_person_file
 from tgfake.models import FileIn, FilePartIn
 from tgfake.params import printable
+from tgfake.sim import answers
 from tgfake.sim.common import decode_body, invalid, read_body_bytes, stand_of
+from tgfake.sim.openapi import documented, path
 from tgfake.wire import file_response, read_params, sim_json
 
 routes = web.RouteTableDef()
@@ -28,6 +30,7 @@ KINDS = ("photo", "document")
 
 
 @routes.get("/sim/file/{id}")
+@documented(None, media=("*/*",), params=(path("id", "A file_id"),))
 async def file(request: web.Request) -> web.Response:
     stored = stand_of(request).world.files.get(request.match_info["id"])
     if stored is None:
@@ -36,6 +39,7 @@ async def file(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/file")
+@documented(answers.FileSent, body=FileIn, errors=(403,))
 async def send_file(request: web.Request) -> web.Response:
     """The person sends a photo or a document; answers ``{"message_id","update_id","file_id"}``."""
     if request.content_type in ("multipart/form-data", "application/x-www-form-urlencoded"):

@@ -6,15 +6,25 @@ from aiohttp import web
 
 from tgfake.errors import SimError
 from tgfake.params import parse_int
+from tgfake.sim import answers
 from tgfake.sim.common import bot_of, query_float, query_int, stand_of
+from tgfake.sim.openapi import BOT, CHAT_ID, documented, query
 from tgfake.wire import sim_json
 
 routes = web.RouteTableDef()
 
 MAX_WAIT = 60.0
 
+METHOD = query("method", "Only calls of this Bot API method (none: every method)")
+SINCE = query("since", "Only calls after this outbox sequence number", "integer")
+COUNT = query("count", "How many calls to wait for", "integer")
+TIMEOUT = query("timeout", "Seconds to wait (an ``s`` suffix allowed)", "number", minimum=0, maximum=MAX_WAIT)
+POLLING = query("polling", "``1``: wait until the bot has a getUpdates waiting instead", enum=["1", "true"])
+FORMAT = query("format", "``text``: the chat as a plain-text transcript", enum=["json", "text"])
+
 
 @routes.get("/sim/outbox")
+@documented(answers.Calls, params=(BOT, METHOD, SINCE))
 async def outbox(request: web.Request) -> web.Response:
     stand = stand_of(request)
     bot_id = bot_of(request).id if request.query.get("bot") else 0
@@ -23,11 +33,13 @@ async def outbox(request: web.Request) -> web.Response:
 
 
 @routes.get("/sim/outbox/count")
+@documented(answers.Counted, params=(METHOD,))
 async def outbox_count(request: web.Request) -> web.Response:
     return sim_json({"count": len(stand_of(request).calls(request.query.get("method", "")))})
 
 
 @routes.get("/sim/wait")
+@documented(answers.CallsWaited | answers.Polling, params=(BOT, METHOD, SINCE, COUNT, TIMEOUT, POLLING), errors=(408,))
 async def wait(request: web.Request) -> web.Response:
     """Hold until the outbox has ``count`` calls of ``method`` (after ``since``), so tests never poll in a loop.
 
@@ -60,6 +72,7 @@ def _chat_id(request: web.Request) -> int:
 
 
 @routes.get("/sim/chat/{id}")
+@documented(answers.ChatViewAnswer, media=("text/plain",), params=(BOT, CHAT_ID, FORMAT))
 async def chat(request: web.Request) -> web.Response:
     stand = stand_of(request)
     cid = _chat_id(request)
@@ -70,10 +83,12 @@ async def chat(request: web.Request) -> web.Response:
 
 
 @routes.get("/sim/chats")
+@documented(answers.ChatList, params=(BOT,))
 async def chats(request: web.Request) -> web.Response:
     return sim_json({"chats": stand_of(request).chat_summaries(bot_of(request))})
 
 
 @routes.get("/sim/state")
+@documented(answers.StandState)
 async def state(request: web.Request) -> web.Response:
     return sim_json(stand_of(request).state())
