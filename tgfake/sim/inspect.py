@@ -19,7 +19,8 @@ METHOD = query("method", "Only calls of this Bot API method (none: every method)
 SINCE = query("since", "Only calls after this outbox sequence number", "integer")
 COUNT = query("count", "How many calls to wait for", "integer")
 TIMEOUT = query("timeout", "Seconds to wait (an ``s`` suffix allowed)", "number", minimum=0, maximum=MAX_WAIT)
-POLLING = query("polling", "``1``: wait until the bot has a getUpdates waiting instead", enum=["1", "true"])
+POLLING_VALUES = ("", "1", "true", "0", "false")
+POLLING = query("polling", "``1``: wait until the bot has a getUpdates waiting instead", enum=list(POLLING_VALUES[1:]))
 FORMAT = query("format", "``text``: the chat as a plain-text transcript", enum=["json", "text"])
 
 
@@ -50,7 +51,10 @@ async def wait(request: web.Request) -> web.Response:
     timeout = query_float(request, "timeout", 5.0)
     if not 0 <= timeout <= MAX_WAIT:
         raise SimError(400, f"timeout must be between 0 and {MAX_WAIT:g} seconds")
-    if request.query.get("polling") in ("1", "true"):
+    polling = request.query.get("polling", "")
+    if polling not in POLLING_VALUES:
+        raise SimError(400, "polling is 1, true, 0 or false")
+    if polling in ("1", "true"):
         if not await stand_of(request).wait_polling(timeout, bot_of(request)):
             raise SimError(408, f"timed out after {timeout:g}s waiting for the bot to poll")
         return sim_json({"polling": True})
@@ -77,7 +81,10 @@ async def chat(request: web.Request) -> web.Response:
     stand = stand_of(request)
     cid = _chat_id(request)
     bot = bot_of(request)
-    if request.query.get("format") == "text":
+    shown = request.query.get("format") or "json"
+    if shown not in ("json", "text"):
+        raise SimError(400, "format is json or text")
+    if shown == "text":
         return web.Response(text=stand.chat_text(cid, bot), content_type="text/plain", charset="utf-8")
     return sim_json(stand.chat_view(cid, bot))
 

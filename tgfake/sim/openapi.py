@@ -39,6 +39,8 @@ class Param:
     schema: dict[str, Any]
     description: str = ""
     where: str = "query"
+    empty: bool = True
+    """Whether ``?name=`` counts as not given (every sim query parameter; not the fixture routes')."""
 
 
 def query(name: str, description: str, kind: str = "string", **schema: Any) -> Param:
@@ -91,6 +93,8 @@ def documented(
 BOT = query("bot", "The bot (id or @username) whose view this is; none: the stand's default bot.")
 CHAT_ID = path("id", "The chat id (a person's id for a private chat, negative for a group)", "integer")
 
+FIXTURE_PARAM = "See docs/llmstub.md (fixtures): the values each takes."
+
 MODEL_ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("GET", "/sim/llm/log"): RouteDoc(answers.LlmLog, summary="The model's journal of answered requests."),
     ("DELETE", "/sim/llm/log"): RouteDoc(answers.Ok, summary="Empty the model's journal."),
@@ -100,14 +104,14 @@ MODEL_ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("POST", "/sim/llm/reset"): RouteDoc(answers.Ok, summary="Reset the model: rules, sequences, journal."),
     ("GET", LIST_PATH): RouteDoc(
         None,
-        params=tuple(query(name, "See docs/llmstub.md (fixtures).") for name in LIST_PARAMS),
+        params=tuple(Param(name, {"type": "string"}, FIXTURE_PARAM, empty=False) for name in LIST_PARAMS),
         media=("application/json", "application/x-ndjson", "text/csv"),
         error=answers.OpenAIErrorBody,
         summary="Generated completion records (fixtures), as JSON, NDJSON or CSV.",
     ),
     ("GET", CHUNKS_PATH): RouteDoc(
         None,
-        params=tuple(query(name, "See docs/llmstub.md (fixtures).") for name in CHUNKS_PARAMS),
+        params=tuple(Param(name, {"type": "string"}, FIXTURE_PARAM, empty=False) for name in CHUNKS_PARAMS),
         media=("application/json",),
         error=answers.OpenAIErrorBody,
         summary="The streamed chunks of one generated completion.",
@@ -237,6 +241,8 @@ def _param(p: Param) -> dict[str, Any]:
     out: dict[str, Any] = {"name": p.name, "in": p.where, "required": p.where == "path", "schema": p.schema}
     if p.description:
         out["description"] = p.description
+    if p.where == "query" and p.empty:
+        out["allowEmptyValue"] = True
     return out
 
 
