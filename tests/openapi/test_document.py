@@ -143,3 +143,13 @@ async def test_each_route_reads_the_body_model_it_documents(wire: Wire) -> None:
         assert re.match(rf"invalid JSON body: {field}[.:]", got[1]["error"]), (op.path, field, got)
         checked += 1
     assert checked >= 25  # the loop reached the routes (29 when written)
+
+
+async def test_the_file_route_takes_json_or_a_form(wire: Wire) -> None:
+    """``POST /sim/file``'s form: FileIn's scalar fields as form fields, photo and document as file parts."""
+    content = (await served(wire))["paths"]["/sim/file"]["post"]["requestBody"]["content"]
+    assert content["application/json"]["schema"] == {"$ref": "#/components/schemas/FileIn"}
+    form = content["multipart/form-data"]["schema"]["properties"]
+    assert form["photo"]["format"] == form["document"]["format"] == "binary"
+    assert form["caption"]["type"] == "string"
+    assert form["user_id"]["minimum"] == 0

@@ -31,10 +31,10 @@ ROUTE_TABLES = (
     sessions.routes,
     actions.routes,
     payments.routes,
-    openapi.routes,
 )
 
 
 def register_sim(app: web.Application) -> None:
     for table in ROUTE_TABLES:
         app.router.add_routes(table)
+    openapi.register(app)  # GET /sim/openapi.json, which describes all of the above

@@ -39,7 +39,7 @@ async def file(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/file")
-@documented(answers.FileSent, body=FileIn, errors=(403,))
+@documented(answers.FileSent, body=FileIn, errors=(403,), form_files=("photo", "document"))
 async def send_file(request: web.Request) -> web.Response:
     """The person sends a photo or a document; answers ``{"message_id","update_id","file_id"}``."""
     if request.content_type in ("multipart/form-data", "application/x-www-form-urlencoded"):

@@ -65,6 +65,8 @@ class RouteDoc:
     body_required: bool = True
     error: type[BaseModel] = answers.SimErrorAnswer
     answer_media: str = "application/json"
+    form_files: tuple[str, ...] = ()
+    """The body also as ``multipart/form-data``: the model's fields as form fields, these as file parts."""
 
 
 H = TypeVar("H", bound=Callable[..., Awaitable[web.StreamResponse]])
@@ -78,12 +80,13 @@ def documented(
     errors: tuple[int, ...] = (),
     media: tuple[str, ...] = (),
     body_required: bool = True,
+    form_files: tuple[str, ...] = (),
 ) -> Callable[[H], H]:
     """Mark a sim handler with what it takes and answers (the document reads it; the handler is unchanged)."""
 
     def mark(handler: H) -> H:
         summary = (handler.__doc__ or "").strip().split("\n\n", 1)[0].replace("\n", " ")
-        doc = RouteDoc(answer, body, params, errors, media, summary, body_required)
+        doc = RouteDoc(answer, body, params, errors, media, summary, body_required, form_files=form_files)
         setattr(handler, ATTR, doc)
         return handler
 
@@ -124,7 +127,6 @@ MODEL_ROUTES: dict[tuple[str, str], RouteDoc] = {
 class Operation:
     method: str
     path: str
-    handler: Callable[..., Any]
     doc: RouteDoc | None
 
 
@@ -138,7 +140,7 @@ def operations(app: web.Application) -> Iterator[Operation]:
         if not where.startswith(DOCUMENTED_PREFIXES):
             continue
         doc = getattr(route.handler, ATTR, None) or MODEL_ROUTES.get((route.method, where))
-        yield Operation(route.method, where, route.handler, doc)
+        yield Operation(route.method, where, doc)
 
 
 def undocumented(app: web.Application) -> list[str]:
@@ -171,11 +173,12 @@ def document(app: web.Application, origin: str = "") -> dict[str, Any]:
             inputs.append(((key, "answer"), "validation", TypeAdapter(doc.answer)))
         inputs.append(((key, "error"), "validation", TypeAdapter(doc.error)))
     schemas, defs = TypeAdapter.json_schemas(inputs, ref_template=REF)
+    components = defs.get("$defs", {})
     paths: dict[str, dict[str, Any]] = {}
     for op in ops:
         key = f"{op.method} {op.path}"
         parts = {name[1]: schema for (name, _), schema in schemas.items() if name[0] == key}
-        paths.setdefault(op.path, {})[op.method.lower()] = _operation(op, parts)
+        paths.setdefault(op.path, {})[op.method.lower()] = _operation(op, parts, components)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -187,20 +190,24 @@ def document(app: web.Application, origin: str = "") -> dict[str, Any]:
                 "(/bot<token>/<method>) and the model's /v1 are the real services' APIs and are not described here."
             ),
         },
-        "servers": [
-            {"url": origin or "/", "description": "The default session"},
-            {
-                "url": f"{origin}/s/{{session}}",
-                "description": "One session opened with POST /sim/sessions",
-                "variables": {"session": {"default": "1", "description": "The session id"}},
-            },
-        ],
+        "servers": document_servers(origin),
         "paths": paths,
-        "components": {"schemas": defs.get("$defs", {})},
+        "components": {"schemas": components},
     }
 
 
-def _operation(op: Operation, schemas: dict[str, Any]) -> dict[str, Any]:
+def document_servers(origin: str) -> list[dict[str, Any]]:
+    return [
+        {"url": origin or "/", "description": "The default session"},
+        {
+            "url": f"{origin}/s/{{session}}",
+            "description": "One session opened with POST /sim/sessions",
+            "variables": {"session": {"default": "1", "description": "The session id"}},
+        },
+    ]
+
+
+def _operation(op: Operation, schemas: dict[str, Any], components: dict[str, Any]) -> dict[str, Any]:
     doc = op.doc or UNDESCRIBED
     out: dict[str, Any] = {"operationId": _operation_id(op)}
     if doc.summary:
@@ -212,10 +219,10 @@ def _operation(op: Operation, schemas: dict[str, Any]) -> dict[str, Any]:
     out["parameters"] = [_param(p) for p in listed + params]
     if doc.body is not None:
         body_schema = schemas["body"]
-        out["requestBody"] = {
-            "required": doc.body_required,
-            "content": {"application/json": {"schema": body_schema}},
-        }
+        bodies = {"application/json": {"schema": body_schema}}
+        if doc.form_files:
+            bodies["multipart/form-data"] = {"schema": _form(components, body_schema, doc.form_files)}
+        out["requestBody"] = {"required": doc.body_required, "content": bodies}
     ok: dict[str, Any] = {"description": "Done"}
     content: dict[str, Any] = {}
     if doc.answer is not None:
@@ -237,6 +244,20 @@ def _operation(op: Operation, schemas: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _form(components: dict[str, Any], body: dict[str, Any], files: tuple[str, ...]) -> dict[str, Any]:
+    """The body model's schema as a form: scalar fields as they are (sent as text), ``files`` as file parts."""
+    model = components[body["$ref"].rsplit("/", 1)[1]]
+    scalars = ("string", "integer", "number", "boolean")
+    properties = {
+        name: prop
+        for name, prop in model["properties"].items()
+        if name not in files and all(option.get("type") in scalars for option in prop.get("anyOf", [prop]))
+    }
+    for name in files:
+        properties[name] = {"type": "string", "format": "binary", "description": f"the {name} as a file part"}
+    return {"type": "object", "properties": properties}
+
+
 def _param(p: Param) -> dict[str, Any]:
     out: dict[str, Any] = {"name": p.name, "in": p.where, "required": p.where == "path", "schema": p.schema}
     if p.description:
@@ -251,11 +272,29 @@ def _operation_id(op: Operation) -> str:
     return op.method.lower() + "_" + "_".join(w for w in words if w)
 
 
+class Cache:
+    """The document of a running app, made on first request: its router is frozen by then, so it stays true."""
+
+    def __init__(self) -> None:
+        self.base: dict[str, Any] | None = None
+
+    def document(self, app: web.Application, origin: str) -> dict[str, Any]:
+        if self.base is None:
+            self.base = document(app)
+        return {**self.base, "servers": document_servers(origin)}
+
+
+CACHE = web.AppKey("tgfake.openapi", Cache)
 routes = web.RouteTableDef()
+
+
+def register(app: web.Application) -> None:
+    app[CACHE] = Cache()
+    app.router.add_routes(routes)
 
 
 @routes.get("/sim/openapi.json")
 @documented(answers.Answer)
 async def openapi(request: web.Request) -> web.Response:
     """This document."""
-    return sim_json(document(request.app, str(request.url.origin())))
+    return sim_json(request.app[CACHE].document(request.app, str(request.url.origin())))
