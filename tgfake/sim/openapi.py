@@ -1,4 +1,4 @@
-"""``GET /sim/openapi.json``: an OpenAPI 3.1 document of the sim API, made from the app's router at request time.
+"""``GET /sim/openapi.json``: an OpenAPI 3.1 document of the sim API, made from the app's router (once it runs).
 
 Every route under ``/sim/`` and ``/api/llm-completions`` is walked (method, path, path parameters); what each
 takes and answers comes from a :class:`RouteDoc`: on the handler itself (``@documented(answer, body=Model)``,
@@ -85,7 +85,7 @@ def documented(
     """Mark a sim handler with what it takes and answers (the document reads it; the handler is unchanged)."""
 
     def mark(handler: H) -> H:
-        summary = (handler.__doc__ or "").strip().split("\n\n", 1)[0].replace("\n", " ")
+        summary = " ".join((handler.__doc__ or "").strip().split("\n\n", 1)[0].split())
         doc = RouteDoc(answer, body, params, errors, media, summary, body_required, form_files=form_files)
         setattr(handler, ATTR, doc)
         return handler
@@ -96,7 +96,7 @@ def documented(
 BOT = query("bot", "The bot (id or @username) whose view this is; none: the stand's default bot.")
 CHAT_ID = path("id", "The chat id (a person's id for a private chat, negative for a group)", "integer")
 
-FIXTURE_PARAM = "See docs/llmstub.md (fixtures): the values each takes."
+FIXTURE_PARAM = "See docs/completion-fixtures.md: the values each takes."
 
 MODEL_ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("GET", "/sim/llm/log"): RouteDoc(answers.LlmLog, summary="The model's journal of answered requests."),
