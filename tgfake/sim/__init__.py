@@ -4,20 +4,8 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from tgfake.sim import (
-    actions,
-    control,
-    drafts,
-    files,
-    inspect,
-    openapi,
-    payments,
-    person,
-    sessions,
-    webapp,
-    webhook,
-    world,
-)
+from tgfake.sim import actions, control, drafts, files, inspect, payments, person, sessions, webapp, webhook, world
+from tgfake.sim.openapi import register as register_openapi
 
 ROUTE_TABLES = (
     person.routes,
@@ -37,4 +25,4 @@ ROUTE_TABLES = (
 def register_sim(app: web.Application) -> None:
     for table in ROUTE_TABLES:
         app.router.add_routes(table)
-    openapi.register(app)  # GET /sim/openapi.json, which describes all of the above
+    register_openapi(app)  # GET /sim/openapi.json, which describes all of the above
