@@ -38,6 +38,12 @@ async def test_a_polling_value_other_than_a_flag_is_refused(wire: Wire, polling:
     assert (resp.status, await resp.json()) == (400, {"error": "polling is 1, true, 0 or false"})
 
 
+async def test_a_malformed_since_is_refused_while_waiting_for_polling(wire: Wire) -> None:
+    """It was read only when waiting for calls: ``polling=1&since=3x`` waited out its timeout instead."""
+    resp = await wire.client.get("/sim/wait", params={"polling": "1", "since": "3x", "timeout": "5"})
+    assert (resp.status, await resp.json()) == (400, {"error": "since must be an integer"})
+
+
 @pytest.mark.parametrize("polling", ["0", "false", ""])
 async def test_polling_off_waits_for_calls(wire: Wire, polling: str) -> None:
     resp = await wire.client.get("/sim/wait", params={"polling": polling, "timeout": "0"})
@@ -70,3 +76,19 @@ async def test_script_fields_are_typed_strictly(model_wire: Wire, rule: dict[str
 async def test_a_typed_script_is_taken(model_wire: Wire) -> None:
     rule = {"match": "", "answer": "x", "fault": {"kind": "cut", "after_chunks": 1}}
     assert await model_wire.sim("PUT", "/sim/llm/script", [rule]) == (200, {"ok": True, "rules": 1})
+
+
+@pytest.mark.parametrize("ref", ["²", "-¹", "٣"])
+async def test_a_bot_named_by_a_non_ascii_digit_is_not_found(wire: Wire, ref: str) -> None:
+    """``str.isdigit`` takes ``²``, ``int`` does not: naming such a bot was a 500."""
+    resp = await wire.client.get("/sim/chats", params={"bot": ref})
+    assert (resp.status, await resp.json()) == (404, {"error": f"bot {ref} not found"})
+    status, body = await wire.sim("POST", "/sim/message", {"text": "hi", "bot": ref})
+    assert (status, body) == (404, {"error": f"bot {ref} not found"})
+
+
+async def test_a_bot_named_by_its_id_with_blanks_or_a_sign_is_found(wire: Wire) -> None:
+    bot_id = wire.stand.default_bot.id
+    for ref in (f" {bot_id} ", f"+{bot_id}", str(bot_id)):
+        resp = await wire.client.get("/sim/chats", params={"bot": ref})
+        assert resp.status == 200, (ref, await resp.text())

@@ -17,7 +17,8 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 
 EXAMPLES = 5
-"""Hypothesis examples per operation, after the coverage phase's own (about 70 per operation in all)."""
+"""Hypothesis examples per operation, after the coverage phase's own (about 70 per operation in all); derandomized,
+so a run in CI sends what the last run sent (raise it, or drop ``derandomize``, to explore further by hand)."""
 EXCLUDED = [
     # A schema-valid request the world refuses (no such chat, a person needs a name) is a documented 4xx.
     schemathesis.checks.positive_data_acceptance,
@@ -61,14 +62,16 @@ def _short(value: Any) -> Any:
     """A timeout cut to :data:`WAIT` (an unparsable one kept, so its refusal is still checked)."""
     if isinstance(value, list):
         return [_short(v) for v in value]
+    if value is None or value == "":  # none or empty: the server's default, 5 s
+        return WAIT
     try:
-        return min(float(value), WAIT) if value is not None else WAIT
+        return min(float(value), WAIT)
     except (TypeError, ValueError):
         return value
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_operation(case: schemathesis.Case[Any]) -> None:
     if any(p.name == "timeout" for p in case.operation.query):
         case.query = {**(case.query or {}), "timeout": _short((case.query or {}).get("timeout"))}

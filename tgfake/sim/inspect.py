@@ -48,6 +48,7 @@ async def wait(request: web.Request) -> web.Response:
     """
     method = request.query.get("method", "")
     count = query_int(request, "count", 1)
+    since = query_int(request, "since")  # read (and refused when malformed) on either path
     timeout = query_float(request, "timeout", 5.0)
     if not 0 <= timeout <= MAX_WAIT:
         raise SimError(400, f"timeout must be between 0 and {MAX_WAIT:g} seconds")
@@ -59,7 +60,7 @@ async def wait(request: web.Request) -> web.Response:
             raise SimError(408, f"timed out after {timeout:g}s waiting for the bot to poll")
         return sim_json({"polling": True})
     bot_id = bot_of(request).id if request.query.get("bot") else 0
-    calls = await stand_of(request).wait_calls(method, count, timeout, query_int(request, "since"), bot_id)
+    calls = await stand_of(request).wait_calls(method, count, timeout, since, bot_id)
     if len(calls) < count:
         what = f"{method} calls" if method else "calls"
         raise SimError(408, f"timed out after {timeout:g}s waiting for {count} {what} (saw {len(calls)})")
