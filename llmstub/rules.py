@@ -331,8 +331,12 @@ def _format_error(label: str, error: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def parse_rules(data: Any) -> list[Rule]:
-    """Validate a decoded rules document (a JSON list) into rules, or raise :class:`RulesError`."""
+def parse_rules(data: Any, *, strict: bool = False) -> list[Rule]:
+    """Validate a decoded rules document (a JSON list) into rules, or raise :class:`RulesError`.
+
+    ``strict``: JSON's types as written (no ``false`` for 0, no ``"2"`` for 2), as the document of
+    ``PUT /sim/llm/script`` says; rules given from Python keep pydantic's coercions.
+    """
     if not isinstance(data, list):
         kind = "an object" if isinstance(data, dict) else type(data).__name__
         raise RulesError(f"the script must be a JSON list of rules, got {kind}")
@@ -346,7 +350,7 @@ def parse_rules(data: Any) -> list[Rule]:
         if not isinstance(item, dict):
             raise RulesError(f"{label}: a rule must be a JSON object")
         try:
-            rules.append(Rule.model_validate(item))
+            rules.append(Rule.model_validate(item, strict=strict))
         except ValidationError as exc:
             raise RulesError(_format_error(label, exc)) from None
     return rules
@@ -359,7 +363,7 @@ def parse_rules_json(text: str | bytes) -> list[Rule]:
         data = decode_json(text, keep_text=True, what="the script")
     except BodyError as exc:
         raise RulesError(f"invalid JSON: {exc.detail}") from None
-    return parse_rules(data)
+    return parse_rules(data, strict=True)
 
 
 def load_rules_file(path: str | Path) -> list[Rule]:

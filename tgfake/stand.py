@@ -269,8 +269,10 @@ class Stand:
         """The bot a sim request names: by id, or by username with or without ``@``; none named is the default."""
         if ref in ("", 0):
             return self.default_bot
-        if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().lstrip("-").isdigit()):
-            bot = self.bots.get(int(ref))
+        if isinstance(ref, int):
+            bot = self.bots.get(ref)
+        elif (number := parse_int(ref)) is not None:  # ASCII digits only ("²" is a digit to str.isdigit)
+            bot = self.bots.get(number)
         else:
             name = ref.strip().removeprefix("@").lower()
             bot = next((b for b in self.bots.values() if b.username.lower() == name), None)

@@ -20,6 +20,7 @@ from tgfake.sim import (
     webhook,
     world,
 )
+from tgfake.sim.openapi import register as register_openapi
 
 ROUTE_TABLES = (
     person.routes,
@@ -42,3 +43,4 @@ ROUTE_TABLES = (
 def register_sim(app: web.Application) -> None:
     for table in ROUTE_TABLES:
         app.router.add_routes(table)
+    register_openapi(app)  # GET /sim/openapi.json, which describes all of the above

@@ -9,7 +9,9 @@ from aiohttp import web
 from tgfake.drafts import DraftError
 from tgfake.errors import SimError
 from tgfake.models import ChatId, Int64, SimBody
+from tgfake.sim import answers
 from tgfake.sim.common import bot_of, read_body, stand_of
+from tgfake.sim.openapi import BOT, CHAT_ID, documented, path
 from tgfake.wire import sim_json
 from tgfake.world.people import DEFAULT_USER_ID
 
@@ -25,6 +27,7 @@ class DraftStopIn(SimBody):
 
 
 @routes.post("/sim/draft/stop")
+@documented(answers.DraftStopped, body=DraftStopIn)
 async def stop(request: web.Request) -> web.Response:
     """Queues ``stopped_message_generation`` (if subscribed); the draft goes unless it asked to be kept."""
     stand = stand_of(request)
@@ -55,6 +58,7 @@ def _int(request: web.Request, name: str, what: str) -> int:
 
 
 @routes.get("/sim/chat/{id}/drafts/{draft_id}")
+@documented(answers.DraftHistory, params=(BOT, CHAT_ID, path("draft_id", "The draft id", "integer")))
 async def history(request: web.Request) -> web.Response:
     """Every revision the bot sent for this draft id, oldest first, expired ones included (reset forgets them)."""
     stand = stand_of(request)

@@ -20,7 +20,9 @@ from tgfake.content import FILE_KINDS
 from tgfake.errors import SimError, TelegramError
 from tgfake.models import AlbumIn, FileIn, FilePartIn, ProfileIn
 from tgfake.params import printable
+from tgfake.sim import answers
 from tgfake.sim.common import decode_body, invalid, read_body_bytes, stand_of
+from tgfake.sim.openapi import documented, path
 from tgfake.wire import file_response, read_params, sim_json
 from tgfake.world import files
 from tgfake.world.groups import person_ref
@@ -36,6 +38,7 @@ ONE_OF = ", ".join(KINDS)
 
 
 @routes.get("/sim/file/{id}")
+@documented(None, media=("*/*",), params=(path("id", "A file_id"),))
 async def file(request: web.Request) -> web.Response:
     stored = stand_of(request).world.files.get(request.match_info["id"])
     if stored is None:
@@ -44,6 +47,7 @@ async def file(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/file")
+@documented(answers.FileSent, body=FileIn, errors=(403,), form_files=FILE_KINDS)
 async def send_file(request: web.Request) -> web.Response:
     """The person sends one file of any kind; answers ``{"message_id","update_id","file_id"}``."""
     if request.content_type in ("multipart/form-data", "application/x-www-form-urlencoded"):
@@ -54,6 +58,7 @@ async def send_file(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/album")
+@documented(answers.Answer, body=AlbumIn, errors=(403,))
 async def send_album(request: web.Request) -> web.Response:
     """The person sends 2-10 files as one album; answers ``{"media_group_id","messages":[...]}``."""
     body = await _json(request, AlbumIn, MAX_ALBUM_BODY)
@@ -62,6 +67,7 @@ async def send_album(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/profile")
+@documented(answers.Answer, body=ProfileIn)
 async def set_profile(request: web.Request) -> web.Response:
     """A person's profile photos and audios (newest first); answers the file ids now on the profile."""
     body = await _json(request, ProfileIn, MAX_ALBUM_BODY)

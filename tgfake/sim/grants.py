@@ -9,7 +9,9 @@ from __future__ import annotations
 from aiohttp import web
 
 from tgfake.models import SimBody
+from tgfake.sim import answers
 from tgfake.sim.common import read_body, stand_of
+from tgfake.sim.openapi import documented
 from tgfake.wire import sim_json
 
 routes = web.RouteTableDef()
@@ -26,6 +28,7 @@ class EmojiStatusAccessIn(SimBody):
 
 
 @routes.post("/sim/emoji-status-access")
+@documented(answers.Answer, body=EmojiStatusAccessIn)
 async def emoji_status_access(request: web.Request) -> web.Response:
     stand = stand_of(request)
     body = await read_body(request, EmojiStatusAccessIn)

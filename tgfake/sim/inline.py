@@ -8,7 +8,9 @@ from aiohttp import web
 
 from tgfake.errors import SimError
 from tgfake.models import InlineIn, InlineModeIn, InlinePickIn
+from tgfake.sim import answers
 from tgfake.sim.common import query_float, query_int, read_body, stand_of
+from tgfake.sim.openapi import BOT, documented, path, query
 from tgfake.wire import sim_json
 from tgfake.world import inline
 
@@ -18,12 +20,23 @@ MAX_WAIT = 60.0
 
 
 @routes.post("/sim/inline")
+@documented(answers.Answer, body=InlineIn, errors=(403, 404))
 async def ask(request: web.Request) -> web.Response:
     """An ``inline_query`` update to the bot; answers with the query's id (and the chat a pick goes to)."""
     return sim_json(inline.ask(stand_of(request), await read_body(request, InlineIn)).asked())
 
 
 @routes.get("/sim/inline")
+@documented(
+    answers.Answer,
+    params=(
+        query("inline_query_id", "The query (else the newest of the bot and person)"),
+        BOT,
+        query("user_id", "The person who typed it", "integer"),
+        query("timeout", "Seconds to hold until the bot answers (at most 60)", "number"),
+    ),
+    errors=(404,),
+)
 async def results(request: web.Request) -> web.Response:
     """The newest inline query (``?bot=``, ``?user_id=``, or ``?inline_query_id=``) and the bot's answer.
 
@@ -50,18 +63,21 @@ async def results(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/inline/more")
+@documented(answers.Answer, body=InlinePickIn, errors=(404, 409))
 async def more(request: web.Request) -> web.Response:
     """The next page: the same query again with the answer's ``next_offset``."""
     return sim_json(inline.more(stand_of(request), await read_body(request, InlinePickIn)).asked())
 
 
 @routes.post("/sim/inline/choose")
+@documented(answers.Sent, body=InlinePickIn, errors=(403, 404, 409))
 async def choose(request: web.Request) -> web.Response:
     """Pick a result: the message it sends (via the bot) and, with inline feedback, the chosen_inline_result."""
     return sim_json(inline.choose(stand_of(request), await read_body(request, InlinePickIn)))
 
 
 @routes.post("/sim/bots/{bot}/inline")
+@documented(answers.BotUser, body=InlineModeIn, params=(path("bot", "The bot (id or @username)"),), errors=(404,))
 async def inline_mode(request: web.Request) -> web.Response:
     """BotFather's ``/setinline`` and ``/setinlinefeedback`` for a bot that exists (the default bot too)."""
     stand = stand_of(request)

@@ -6,15 +6,26 @@ from aiohttp import web
 
 from tgfake.errors import SimError
 from tgfake.params import parse_int
+from tgfake.sim import answers
 from tgfake.sim.common import bot_of, query_float, query_int, stand_of
+from tgfake.sim.openapi import BOT, CHAT_ID, documented, query
 from tgfake.wire import sim_json
 
 routes = web.RouteTableDef()
 
 MAX_WAIT = 60.0
 
+METHOD = query("method", "Only calls of this Bot API method (none: every method)")
+SINCE = query("since", "Only calls after this outbox sequence number", "integer")
+COUNT = query("count", "How many calls to wait for", "integer")
+TIMEOUT = query("timeout", "Seconds to wait (an ``s`` suffix allowed)", "number", minimum=0, maximum=MAX_WAIT)
+POLLING_VALUES = ("", "1", "true", "0", "false")
+POLLING = query("polling", "``1``: wait until the bot has a getUpdates waiting instead", enum=list(POLLING_VALUES[1:]))
+FORMAT = query("format", "``text``: the chat as a plain-text transcript", enum=["json", "text"])
+
 
 @routes.get("/sim/outbox")
+@documented(answers.Calls, params=(BOT, METHOD, SINCE))
 async def outbox(request: web.Request) -> web.Response:
     stand = stand_of(request)
     bot_id = bot_of(request).id if request.query.get("bot") else 0
@@ -23,11 +34,13 @@ async def outbox(request: web.Request) -> web.Response:
 
 
 @routes.get("/sim/outbox/count")
+@documented(answers.Counted, params=(METHOD,))
 async def outbox_count(request: web.Request) -> web.Response:
     return sim_json({"count": len(stand_of(request).calls(request.query.get("method", "")))})
 
 
 @routes.get("/sim/wait")
+@documented(answers.CallsWaited | answers.Polling, params=(BOT, METHOD, SINCE, COUNT, TIMEOUT, POLLING), errors=(408,))
 async def wait(request: web.Request) -> web.Response:
     """Hold until the outbox has ``count`` calls of ``method`` (after ``since``), so tests never poll in a loop.
 
@@ -35,15 +48,19 @@ async def wait(request: web.Request) -> web.Response:
     """
     method = request.query.get("method", "")
     count = query_int(request, "count", 1)
+    since = query_int(request, "since")  # read (and refused when malformed) on either path
     timeout = query_float(request, "timeout", 5.0)
     if not 0 <= timeout <= MAX_WAIT:
         raise SimError(400, f"timeout must be between 0 and {MAX_WAIT:g} seconds")
-    if request.query.get("polling") in ("1", "true"):
+    polling = request.query.get("polling", "")
+    if polling not in POLLING_VALUES:
+        raise SimError(400, "polling is 1, true, 0 or false")
+    if polling in ("1", "true"):
         if not await stand_of(request).wait_polling(timeout, bot_of(request)):
             raise SimError(408, f"timed out after {timeout:g}s waiting for the bot to poll")
         return sim_json({"polling": True})
     bot_id = bot_of(request).id if request.query.get("bot") else 0
-    calls = await stand_of(request).wait_calls(method, count, timeout, query_int(request, "since"), bot_id)
+    calls = await stand_of(request).wait_calls(method, count, timeout, since, bot_id)
     if len(calls) < count:
         what = f"{method} calls" if method else "calls"
         raise SimError(408, f"timed out after {timeout:g}s waiting for {count} {what} (saw {len(calls)})")
@@ -60,20 +77,26 @@ def _chat_id(request: web.Request) -> int:
 
 
 @routes.get("/sim/chat/{id}")
+@documented(answers.ChatViewAnswer, media=("text/plain",), params=(BOT, CHAT_ID, FORMAT))
 async def chat(request: web.Request) -> web.Response:
     stand = stand_of(request)
     cid = _chat_id(request)
     bot = bot_of(request)
-    if request.query.get("format") == "text":
+    shown = request.query.get("format") or "json"
+    if shown not in ("json", "text"):
+        raise SimError(400, "format is json or text")
+    if shown == "text":
         return web.Response(text=stand.chat_text(cid, bot), content_type="text/plain", charset="utf-8")
     return sim_json(stand.chat_view(cid, bot))
 
 
 @routes.get("/sim/chats")
+@documented(answers.ChatList, params=(BOT,))
 async def chats(request: web.Request) -> web.Response:
     return sim_json({"chats": stand_of(request).chat_summaries(bot_of(request))})
 
 
 @routes.get("/sim/state")
+@documented(answers.StandState)
 async def state(request: web.Request) -> web.Response:
     return sim_json(stand_of(request).state())

@@ -13,8 +13,10 @@ from aiohttp import web
 
 from tgfake.chats import Chat, StoredMessage, message_json, message_lines, type_for_id
 from tgfake.extras import reaction_counts
+from tgfake.sim import answers
 from tgfake.sim.common import bot_of, query_int, stand_of
 from tgfake.sim.inspect import _chat_id as chat_id_of
+from tgfake.sim.openapi import BOT, CHAT_ID, documented, query
 from tgfake.stand import Stand
 from tgfake.wire import sim_json
 from tgfake.world.bots import Bot
@@ -107,11 +109,13 @@ def page_chat(stand: Stand, bot: Bot, chat_id: int, person: int) -> dict[str, An
 
 
 @routes.get("/sim/page/chats")
+@documented(answers.Answer, params=(BOT,))
 async def page_chats(request: web.Request) -> web.Response:
     return sim_json(chat_list(stand_of(request), bot_of(request)))
 
 
 @routes.get("/sim/page/chat/{id}")
+@documented(answers.Answer, params=(BOT, CHAT_ID, query("user", "The person whose view this is", "integer")))
 async def page_chat_view(request: web.Request) -> web.Response:
     stand = stand_of(request)
     cid = chat_id_of(request)

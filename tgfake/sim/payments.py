@@ -10,7 +10,9 @@ from aiohttp import web
 from pydantic import Field
 
 from tgfake.models import SimBody
+from tgfake.sim import answers
 from tgfake.sim.common import read_body, stand_of
+from tgfake.sim.openapi import documented
 from tgfake.wire import sim_json
 from tgfake.world import checkout, paid_media
 
@@ -42,6 +44,7 @@ class PayIn(SimBody):
 
 
 @routes.post("/sim/pay")
+@documented(answers.Paid, body=PayIn)
 async def pay(request: web.Request) -> web.Response:
     stand = stand_of(request)
     body = await read_body(request, PayIn)

@@ -9,7 +9,9 @@ from aiohttp import web
 from tgfake.keys import SESSIONS
 from tgfake.models import SessionIn
 from tgfake.sessions import Session, Sessions
+from tgfake.sim import answers
 from tgfake.sim.common import read_body
+from tgfake.sim.openapi import documented, path
 from tgfake.wire import sim_json
 
 routes = web.RouteTableDef()
@@ -31,6 +33,7 @@ def session_json(request: web.Request, sessions: Sessions, session: Session) -> 
 
 
 @routes.post("/sim/sessions")
+@documented(answers.SessionAnswer, body=SessionIn, body_required=False, errors=(409, 429))
 async def create_session(request: web.Request) -> web.Response:
     sessions = request.app[SESSIONS]
     body = await read_body(request, SessionIn) if request.can_read_body else SessionIn()
@@ -39,6 +42,7 @@ async def create_session(request: web.Request) -> web.Response:
 
 
 @routes.get("/sim/sessions")
+@documented(answers.SessionList)
 async def list_sessions(request: web.Request) -> web.Response:
     sessions = request.app[SESSIONS]
     sessions.sweep()
@@ -52,6 +56,7 @@ async def list_sessions(request: web.Request) -> web.Response:
 
 
 @routes.delete("/sim/sessions/{id}")
+@documented(answers.Ok, params=(path("id", "The session id"),))
 async def end_session(request: web.Request) -> web.Response:
     request.app[SESSIONS].end(request.match_info["id"])
     return sim_json({"ok": True})

@@ -7,12 +7,17 @@ import asyncio
 from aiohttp import web
 
 from tgfake.errors import SimError
+from tgfake.sim import answers
 from tgfake.sim.common import bot_of, query_float, query_int, stand_of
-from tgfake.sim.inspect import MAX_WAIT
+from tgfake.sim.inspect import MAX_WAIT, TIMEOUT
+from tgfake.sim.openapi import BOT, documented, query
 from tgfake.wire import sim_json
 from tgfake.world.bots import Bot
 
 routes = web.RouteTableDef()
+
+DELIVERED = query("delivered", "Wait for this many confirmed (2xx) deliveries", "integer", minimum=1)
+ATTEMPTS = query("attempts", "Wait for this many delivery attempts", "integer", minimum=1)
 
 
 def webhook_view(bot: Bot) -> dict[str, object]:
@@ -21,11 +26,13 @@ def webhook_view(bot: Bot) -> dict[str, object]:
 
 
 @routes.get("/sim/webhook")
+@documented(answers.WebhookView, params=(BOT,))
 async def webhook(request: web.Request) -> web.Response:
     return sim_json(webhook_view(bot_of(request)))
 
 
 @routes.get("/sim/webhook/wait")
+@documented(answers.WebhookView, params=(BOT, DELIVERED, ATTEMPTS, TIMEOUT), errors=(408,))
 async def wait(request: web.Request) -> web.Response:
     """Hold until ``delivered`` updates were confirmed (2xx) or ``attempts`` POSTs were made, since the last reset."""
     delivered = query_int(request, "delivered")

@@ -10,7 +10,9 @@ from tgfake.chats import Chat
 from tgfake.errors import SimError
 from tgfake.models import BlockIn, BotIn, ChatIn, MemberIn, TopicIn
 from tgfake.params import parse_int
+from tgfake.sim import answers
 from tgfake.sim.common import read_body, stand_of
+from tgfake.sim.openapi import CHAT_ID, documented
 from tgfake.stand import Stand
 from tgfake.wire import sim_json
 from tgfake.world import groups
@@ -21,12 +23,14 @@ routes = web.RouteTableDef()
 
 
 @routes.post("/sim/bots")
+@documented(answers.BotCreated, body=BotIn, errors=(409,))
 async def create_bot(request: web.Request) -> web.Response:
     bot = stand_of(request).create_bot(await read_body(request, BotIn))
     return sim_json({"bot": bot.get_me(), "token": bot.token})
 
 
 @routes.get("/sim/bots")
+@documented(answers.BotList)
 async def list_bots(request: web.Request) -> web.Response:
     stand = stand_of(request)
     return sim_json({"bots": [{**b.get_me(), "default": b is stand.default_bot} for b in stand.bots.values()]})
@@ -41,6 +45,7 @@ def chat_json(chat: Chat) -> dict[str, Any]:
 
 
 @routes.post("/sim/chats")
+@documented(answers.ChatCreated, body=ChatIn, errors=(409,))
 async def create_chat(request: web.Request) -> web.Response:
     stand = stand_of(request)
     body = await read_body(request, ChatIn)
@@ -83,6 +88,7 @@ def _done(stand: Stand, chat: Chat, account: User) -> web.Response:
 
 
 @routes.post("/sim/chats/{id}/add")
+@documented(answers.Membership, body=MemberIn, params=(CHAT_ID,), errors=(403, 409))
 async def add(request: web.Request) -> web.Response:
     stand, chat, body, account = await _member_body(request)
     groups.add(stand, chat, account, by=groups.actor_in(stand, chat, body.by, "can_invite_users"))
@@ -90,6 +96,7 @@ async def add(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/chats/{id}/join")
+@documented(answers.Membership, body=MemberIn, params=(CHAT_ID,), errors=(403, 409))
 async def join(request: web.Request) -> web.Response:
     stand, chat, _, account = await _member_body(request)
     if chat.join_by_request:
@@ -99,6 +106,7 @@ async def join(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/chats/{id}/join-request")
+@documented(answers.JoinRequested, body=MemberIn, params=(CHAT_ID,), errors=(403, 409))
 async def join_request(request: web.Request) -> web.Response:
     stand, chat, body, account = await _member_body(request)
     sent = groups.request_join(stand, chat, account, body.bio)
@@ -106,6 +114,7 @@ async def join_request(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/chats/{id}/leave")
+@documented(answers.Membership, body=MemberIn, params=(CHAT_ID,), errors=(403, 409))
 async def leave(request: web.Request) -> web.Response:
     stand, chat, _, account = await _member_body(request)
     groups.leave(stand, chat, account)
@@ -113,6 +122,7 @@ async def leave(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/chats/{id}/remove")
+@documented(answers.Membership, body=MemberIn, params=(CHAT_ID,), errors=(403, 409))
 async def remove(request: web.Request) -> web.Response:
     stand, chat, body, account = await _member_body(request)
     by = groups.actor_in(stand, chat, body.by, "can_restrict_members")
@@ -121,6 +131,7 @@ async def remove(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/chats/{id}/promote")
+@documented(answers.Membership, body=MemberIn, params=(CHAT_ID,), errors=(403, 409))
 async def promote(request: web.Request) -> web.Response:
     stand, chat, body, account = await _member_body(request)
     by = groups.actor_in(stand, chat, body.by, "can_promote_members")
@@ -129,6 +140,7 @@ async def promote(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/chats/{id}/demote")
+@documented(answers.Membership, body=MemberIn, params=(CHAT_ID,), errors=(403, 409))
 async def demote(request: web.Request) -> web.Response:
     stand, chat, body, account = await _member_body(request)
     groups.demote(stand, chat, account, by=groups.actor_in(stand, chat, body.by, "can_promote_members"))
@@ -136,6 +148,7 @@ async def demote(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/chats/{id}/restrict")
+@documented(answers.Membership, body=MemberIn, params=(CHAT_ID,), errors=(403, 409))
 async def restrict(request: web.Request) -> web.Response:
     stand, chat, body, account = await _member_body(request)
     by = groups.actor_in(stand, chat, body.by, "can_restrict_members")
@@ -144,6 +157,7 @@ async def restrict(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/chats/{id}/migrate")
+@documented(answers.Migrated, params=(CHAT_ID,), errors=(409,))
 async def migrate(request: web.Request) -> web.Response:
     stand, chat = _chat(request)
     owner = next((m.user for m in chat.members.values() if m.status == CREATOR), None)
@@ -154,6 +168,7 @@ async def migrate(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/chats/{id}/topics")
+@documented(answers.TopicCreated, body=TopicIn, params=(CHAT_ID,), errors=(403, 409))
 async def create_topic(request: web.Request) -> web.Response:
     stand, chat = _chat(request)
     body = await read_body(request, TopicIn)
@@ -167,6 +182,7 @@ async def create_topic(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/block")
+@documented(answers.Blocked, body=BlockIn, errors=(409,))
 async def block(request: web.Request) -> web.Response:
     stand = stand_of(request)
     body = await read_body(request, BlockIn)
@@ -175,6 +191,7 @@ async def block(request: web.Request) -> web.Response:
 
 
 @routes.post("/sim/unblock")
+@documented(answers.Blocked, body=BlockIn, errors=(409,))
 async def unblock(request: web.Request) -> web.Response:
     stand = stand_of(request)
     body = await read_body(request, BlockIn)
