@@ -135,7 +135,8 @@ def assert_delivered(stand: StandClient, updates: int) -> None:
     Failed attempts are allowed: PTB's run_webhook and aiogram's on_startup set the webhook before their
     server listens, so a first delivery may be refused and retried, as Telegram would.
     """
-    view = sim_get(stand, "/sim/webhook")
+    # the bot answers an update's webhook POST after the calls it makes for it: wait for that answer on the server
+    view = sim_get(stand, f"/sim/webhook/wait?delivered={updates}&timeout=10")
     confirmed = [d for d in view["deliveries"] if d["ok"]]
     assert sorted({d["update_id"] for d in confirmed}) == list(range(1, updates + 1)), view
     assert {d["status"] for d in confirmed} == {200}, view
