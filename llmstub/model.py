@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import os
 import time
-import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -599,7 +598,7 @@ def request_id(request: web.Request) -> str:
     """The id of this ``/v1`` request (made on first use): ``req_`` and 32 hex digits, like OpenAI's."""
     rid = stored(request, REQUEST_ID)
     if rid is None:
-        rid = request[REQUEST_ID] = f"req_{uuid.uuid4().hex}"
+        rid = request[REQUEST_ID] = "req_" + os.urandom(16).hex()  # uuid4().hex took four times as long
     return rid
 
 
