@@ -9,7 +9,6 @@ stored conversation of an earlier response in front of the new input; responses 
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,7 +29,6 @@ if TYPE_CHECKING:
 __all__ = ["ENDPOINT", "ResponseStore", "ResponsesSurface", "create_response", "one_response"]
 
 ENDPOINT = "/v1/responses"
-_encode_string = json.JSONEncoder(ensure_ascii=False).encode
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,7 +333,7 @@ class ResponsesWriter:
                 ',"type":"response.output_text.delta"}\n\n',
             )
         head, middle, tail = self._delta_frame
-        self._buffer += (head + _encode_string(delta) + middle + str(self._number) + tail).encode()
+        self._buffer += (head + wire.encode_string(delta) + middle + str(self._number) + tail).encode()
         self._number += 1
 
     def refusal(self, delta: str) -> None:
