@@ -62,12 +62,14 @@ def error_response(
 
 async def read_limited(request: web.Request, limit: int) -> bytes | None:
     """The body, or ``None`` when it exceeds ``limit`` (read from the stream, past the app's own cap)."""
-    chunks = bytearray()
-    while chunk := await request.content.read(64 << 10):  # (iter_chunked's async iterator cost more than this)
+    content = request.content
+    chunk = await content.read(64 << 10)  # (iter_chunked's async iterator cost more than this)
+    if content.at_eof() and content.exception() is None:  # all of it at once: no second read to see the end
+        return chunk if len(chunk) <= limit else None
+    chunks = bytearray(chunk)
+    while len(chunks) <= limit and (chunk := await content.read(64 << 10)):
         chunks.extend(chunk)
-        if len(chunks) > limit:
-            return None
-    return bytes(chunks)
+    return bytes(chunks) if len(chunks) <= limit else None
 
 
 ErrorShape = Callable[..., dict[str, Any]]
