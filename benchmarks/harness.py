@@ -641,6 +641,7 @@ async def completion_rows(
         request,
         (f"/v1/chat/completions ({cfg.stream_words} words, not streamed)", f"{url}/v1/chat/completions"),
         ("baseline: bare POST JSON read, completion JSON", f"{base_url}/completion"),
+        total=cfg.requests,  # a throughput row like the Bot API's: 500 requests (~0.1 s) was mostly noise
     )
 
 
@@ -651,14 +652,16 @@ async def model_pair(
     row: tuple[str, str],
     floor: tuple[str, str],
     unit: str = "requests",
+    total: int | None = None,
 ) -> list[Row]:
-    """``request`` POSTed to a model route (``row``: name, URL) and to its floor, ``cfg.stream_requests`` each."""
+    """``request`` POSTed to a model route (``row``: name, URL) and to its floor, ``total`` each
+    (default ``cfg.stream_requests``)."""
 
     def post(target: str) -> Send:
         return lambda: fetch(s, "POST", target, data=request, headers=JSON)
 
     spec = Spec(row[0], post(row[1]), nothing, Floor(floor[0], post(floor[1])))
-    return await best_of(cfg, [spec], total=cfg.stream_requests, unit=unit)
+    return await best_of(cfg, [spec], total=total or cfg.stream_requests, unit=unit)
 
 
 def sse_events(body: bytes) -> list[bytes]:

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 __all__ = ["ENDPOINT", "MessagesSurface", "create_message", "parse_request"]
 
 ENDPOINT = "/v1/messages"
-_encode_string = json.JSONEncoder(ensure_ascii=False).encode
 
 _STOP_REASONS = {"stop": "end_turn", "tool_calls": "tool_use", "length": "max_tokens", "content_filter": "refusal"}
 
@@ -245,7 +244,7 @@ class MessagesWriter:
             index = len(self.message["content"]) - 1
             self._buffer += (
                 'event: content_block_delta\ndata: {"delta":{"text":'
-                + _encode_string(delta)
+                + wire.encode_string(delta)
                 + f',"type":"text_delta"}},"index":{index},"type":"content_block_delta"}}\n\n'
             ).encode()
 

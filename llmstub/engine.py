@@ -11,7 +11,6 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from . import wire
@@ -373,9 +372,7 @@ class Engine:
             created = int(self._wall_clock())
             entry = {
                 "seq": seq,
-                "at": datetime.fromtimestamp(self._wall_clock(), UTC)
-                .isoformat(timespec="milliseconds")
-                .replace("+00:00", "Z"),
+                "at": self._wall_clock(),
                 "profile": request.profile,
                 "client": request.client,
                 "model": request.model,
@@ -414,13 +411,13 @@ class Engine:
             ):
                 self._cursors.setdefault(plan.cursor_key, _Cursor()).outstanding = list(plan.delivers)
             self._journal.add(
-                LogEntry(
+                {
                     **plan.entry,
-                    status=499 if cancelled else plan.status,
-                    response=sent.decode("utf-8", "replace"),
-                    latency_ms=round(latency, 3),
-                    cancelled=cancelled,
-                )
+                    "status": 499 if cancelled else plan.status,
+                    "response": sent,
+                    "latency_ms": round(latency, 3),
+                    "cancelled": cancelled,
+                }
             )
 
     def _matches(self, rule: Rule, request: ChatRequest, prompt: str) -> bool:

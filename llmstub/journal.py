@@ -4,11 +4,23 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 __all__ = ["JOURNAL_LIMIT", "Journal", "LogEntry"]
 
 JOURNAL_LIMIT = 1000
+
+
+Record = dict[str, Any]
+"""What the journal keeps of a request: :class:`LogEntry`'s fields with ``at`` as seconds since the epoch and
+``response`` as the bytes sent. Entries are built from records when the journal is read, which most runs never
+do: building a frozen entry and formatting its time on every answer was a tenth of a chat completion's cost."""
+
+
+def iso_time(seconds: float) -> str:
+    """``2026-12-01T15:04:19.123Z``: the journal's time format."""
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +51,14 @@ class LogEntry:
     request_id: str | None = None
     """The ``x-request-id`` (Anthropic routes: ``request-id``) the answer carried."""
 
+    @classmethod
+    def of(cls, record: Record) -> LogEntry:
+        """The entry of a journal record: its time in ISO 8601 (UTC, milliseconds), its answer as text."""
+        fields = dict(record)
+        fields["at"] = iso_time(record["at"])
+        fields["response"] = record["response"].decode("utf-8", "replace")
+        return cls(**fields)
+
     def as_dict(self) -> dict[str, Any]:
         """The entry as ``GET /sim/llm/log`` shows it."""
         data = asdict(self)
@@ -54,25 +74,26 @@ class Journal:
 
     def __init__(self, limit: int = JOURNAL_LIMIT) -> None:
         self._limit = limit
-        self._entries: list[LogEntry] = []
+        self._records: list[Record] = []
         self._seqs: list[int] = []
         self.dropped = 0
 
-    def add(self, entry: LogEntry) -> None:
-        """Insert by reservation; an entry reserved early and finished late is the first to go."""
-        position = bisect.bisect(self._seqs, entry.seq)
-        self._seqs.insert(position, entry.seq)
-        self._entries.insert(position, entry)
-        overflow = len(self._entries) - self._limit
+    def add(self, record: Record) -> None:
+        """Insert by reservation; a request reserved early and finished late is the first to go."""
+        seq = record["seq"]
+        position = bisect.bisect(self._seqs, seq)
+        self._seqs.insert(position, seq)
+        self._records.insert(position, record)
+        overflow = len(self._records) - self._limit
         if overflow > 0:
-            del self._entries[:overflow]
+            del self._records[:overflow]
             del self._seqs[:overflow]
             self.dropped += overflow
 
     def entries(self) -> list[LogEntry]:
-        return list(self._entries)
+        return [LogEntry.of(record) for record in self._records]
 
     def clear(self) -> None:
-        self._entries.clear()
+        self._records.clear()
         self._seqs.clear()
         self.dropped = 0

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import os
 import time
-import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,6 +30,7 @@ from .http import (
     method_not_allowed,
     read_json,
     read_limited,
+    stored,
 )
 from .journal import JOURNAL_LIMIT, LogEntry
 from .modes import MODES, ModeGenerator, ModeName
@@ -178,9 +178,9 @@ class Model:
     def serving(self, request: web.Request) -> Model:
         """The model that serves ``request``: the one a host app put under :data:`REQUEST_MODEL` (one
         model per test session behind shared routes), else this one."""
-        chosen = request.get(REQUEST_MODEL)
+        chosen = stored(request, REQUEST_MODEL)
         if chosen is None:
-            chosen = request.get(REQUEST_MODEL_NAME)  # a host that used the plain string key
+            chosen = stored(request, REQUEST_MODEL_NAME)  # a host that used the plain string key
         return chosen if isinstance(chosen, Model) else self
 
     @property
@@ -353,7 +353,7 @@ class Model:
 
     async def _on_prepare(self, request: web.Request, response: web.StreamResponse) -> None:
         """The headers of every ``/v1`` answer, streamed or whole: set just before they are sent."""
-        if not request.path.startswith("/v1/") or REQUEST_STARTED not in request:
+        if not request.path.startswith("/v1/") or REQUEST_STARTED not in iter(request):
             return
         headers = response.headers
         name = "request-id" if _anthropic(request.path) else "x-request-id"
@@ -361,7 +361,7 @@ class Model:
         elapsed = round((time.monotonic() - request[REQUEST_STARTED]) * 1000)
         if name == "x-request-id":
             headers.setdefault("openai-processing-ms", str(elapsed))
-        for key, value in request.get(REQUEST_HEADERS, {}).items():
+        for key, value in stored(request, REQUEST_HEADERS, {}).items():
             headers.setdefault(key, value)
 
     async def _on_cleanup(self, app: web.Application) -> None:
@@ -596,9 +596,9 @@ def _anthropic(path: str) -> bool:
 
 def request_id(request: web.Request) -> str:
     """The id of this ``/v1`` request (made on first use): ``req_`` and 32 hex digits, like OpenAI's."""
-    rid = request.get(REQUEST_ID)
+    rid = stored(request, REQUEST_ID)
     if rid is None:
-        rid = request[REQUEST_ID] = f"req_{uuid.uuid4().hex}"
+        rid = request[REQUEST_ID] = "req_" + os.urandom(16).hex()  # uuid4().hex took four times as long
     return rid
 
 

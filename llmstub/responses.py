@@ -9,7 +9,6 @@ stored conversation of an earlier response in front of the new input; responses 
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,7 +29,6 @@ if TYPE_CHECKING:
 __all__ = ["ENDPOINT", "ResponseStore", "ResponsesSurface", "create_response", "one_response"]
 
 ENDPOINT = "/v1/responses"
-_encode_string = json.JSONEncoder(ensure_ascii=False).encode
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +240,7 @@ class ResponsesWriter:
         self._calls: dict[int, dict[str, Any]] = {}
         self._open_call: dict[str, Any] | None = None
         self._finish: str | None = None
-        self._delta_where: tuple[str, int, int] | None = None
+        self._delta_part: dict[str, Any] | None = None  # the part _delta_frame was encoded for
         self._delta_frame = ("", "", "")
         tool_choice = source.get("tool_choice")
         self.response: dict[str, Any] = {
@@ -324,18 +322,18 @@ class ResponsesWriter:
         part["text"] += delta
         if not self._stream:
             return
-        assert self._message is not None
-        where = (self._message["id"], self._output.index(self._message), index)
-        if self._delta_where != where:
-            # Every delta of one part differs only in its text and number: encode the rest once.
-            self._delta_where = where
+        if part is not self._delta_part:
+            # Every delta of one part differs only in its text and number: encode the rest once per part.
+            assert self._message is not None
+            self._delta_part = part
+            item, output = self._message["id"], self._output.index(self._message)
             self._delta_frame = (
                 f'event: response.output_text.delta\ndata: {{"content_index":{index},"delta":',
-                f',"item_id":{wire.dumps(where[0])},"logprobs":[],"output_index":{where[1]},"sequence_number":',
+                f',"item_id":{wire.dumps(item)},"logprobs":[],"output_index":{output},"sequence_number":',
                 ',"type":"response.output_text.delta"}\n\n',
             )
         head, middle, tail = self._delta_frame
-        self._buffer += (head + _encode_string(delta) + middle + str(self._number) + tail).encode()
+        self._buffer += (head + wire.encode_string(delta) + middle + str(self._number) + tail).encode()
         self._number += 1
 
     def refusal(self, delta: str) -> None:

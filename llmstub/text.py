@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 __all__ = ["content_text", "split_pieces", "strip_tags", "word_count"]
@@ -41,28 +43,20 @@ def strip_tags(text: str, tags: Sequence[str]) -> str:
 _SPACE = " \n\t"  # the separators the Go stand splits on; "\r" stays inside a word
 
 
+_WORD = re.compile(r"[^ \n\t]+")  # a word between the separators of _SPACE
+
+
 def split_pieces(text: str, words_per_piece: int) -> list[str]:
     """Split an answer into stream pieces of ``words_per_piece`` words, each with its trailing spaces.
 
-    Leading whitespace stays with the first piece and the pieces join back to the exact answer.
+    Leading whitespace stays with the first piece and the pieces join back to the exact answer. A piece starts
+    where every ``words_per_piece``-th word starts (found by one regex scan; a loop over the characters cost
+    half a millisecond for a 200-word answer).
     """
-    words_per_piece = max(1, words_per_piece)
-    pieces: list[str] = []
-    start = 0
-    words = 0
-    previous_space = True
-    for index, char in enumerate(text):
-        space = char in _SPACE
-        if previous_space and not space:
-            if words == words_per_piece:
-                pieces.append(text[start:index])
-                start = index
-                words = 0
-            words += 1
-        previous_space = space
-    if start < len(text):
-        pieces.append(text[start:])
-    return pieces
+    step = max(1, words_per_piece)
+    starts = [word.start() for word in _WORD.finditer(text)]
+    bounds = [0, *starts[step::step], len(text)]
+    return [text[a:b] for a, b in pairwise(bounds) if a < b]
 
 
 @functools.lru_cache(maxsize=256)

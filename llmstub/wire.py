@@ -64,7 +64,9 @@ def sse_frame(value: Any) -> bytes:
 
 
 _SLOT = "\x00tgfake-slot\x00"
-_encode_string = json.JSONEncoder(ensure_ascii=False).encode  # one encoder, not one per piece
+encode_string: Callable[[str], str] = json.encoder.encode_basestring
+"""A string as a JSON string, non-ASCII kept (what ``JSONEncoder(ensure_ascii=False).encode`` returns for a
+string, without its Python-level dispatch): the one encoder of every streamed piece."""
 
 
 def sse_text_frames(chunk: Callable[[str], Any], pieces: Iterable[str]) -> list[bytes]:
@@ -76,7 +78,7 @@ def sse_text_frames(chunk: Callable[[str], Any], pieces: Iterable[str]) -> list[
     before, found, after = template.partition(slot)
     if not found:  # pragma: no cover - the chunk builders always carry the piece as a JSON string
         return [sse_frame(chunk(piece)) for piece in pieces]
-    return [before + _encode_string(piece).encode() + after for piece in pieces]
+    return [before + encode_string(piece).encode() + after for piece in pieces]
 
 
 def sse_frames(values: Iterable[Any]) -> bytes:
@@ -157,7 +159,7 @@ def encoded_chat_completion(
     before, middle, after = _completion_template(
         envelope.model, content, refusal, finish_reason, tuple(usage.items()), n
     )
-    return b"".join((before, str(envelope.created).encode(), middle, _encode_string(envelope.id).encode(), after))
+    return b"".join((before, str(envelope.created).encode(), middle, encode_string(envelope.id).encode(), after))
 
 
 @functools.lru_cache(maxsize=128)

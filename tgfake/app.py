@@ -20,6 +20,7 @@ from aiohttp import web
 from yarl import URL
 
 import llmstub
+from llmstub.http import stored
 from tgfake import downloads, errors
 from tgfake.clock import Clock
 from tgfake.delivery import Deliveries
@@ -51,7 +52,7 @@ async def sim_errors(request: web.Request, handler: Handler) -> web.StreamRespon
         resp = await handler(request)
     except SimError as exc:
         resp = sim_json({"error": exc.message}, status=exc.status)
-    if request.get(CLOSE_CONNECTION):
+    if stored(request, CLOSE_CONNECTION):
         resp.force_close()
     return resp
 

@@ -20,9 +20,13 @@ if TYPE_CHECKING:
 TYPING_WINDOW = 5.0  # seconds a sendChatAction shows "typing" (shown while strictly less than this)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Button:
-    """One inline keyboard button; exactly one of the actions is set (the rest are None)."""
+    """One inline keyboard button; exactly one of the actions is set (the rest are None).
+
+    Frozen: a parsed keyboard is cached by its JSON (tgfake/reply_keyboards.py), so one button may sit in many
+    messages.
+    """
 
     text: str
     callback_data: str | None = None

@@ -9,6 +9,7 @@ from typing import Any
 from aiohttp import web
 
 import llmstub
+from llmstub.http import stored
 from tgfake.sessions import Session, Sessions
 from tgfake.stand import Stand
 
@@ -32,7 +33,7 @@ def put(request: web.Request, key: Any, value: object) -> None:
 
 def session_of(request: web.Request) -> Session | None:
     """The session a request was routed to; None for the root routes (the default session)."""
-    found = request.get(SESSION)
+    found = stored(request, SESSION)
     return found if isinstance(found, Session) else None
 
 

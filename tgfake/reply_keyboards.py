@@ -13,12 +13,13 @@ markup to the people the message mentions and the author of the message it repli
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.chats import Keyboard
+from tgfake.chats import Button, Keyboard
 from tgfake.errors import bad_request
 from tgfake.params import loads
 from tgfake.webapp import url_problem
@@ -152,10 +153,30 @@ def parse_markup(raw: str | None, chat_type: str, *, edit: bool = False) -> tupl
     A markup that is not a JSON object is ignored (as the reference stand does). Refusals are Telegram's, in its
     order: the reply keyboard's shape and buttons, the inline keyboard's, then td's chat rules.
     """
-    from tgfake.botapi.keyboards import parse_inline_rows  # that module imports this one
-
     if not raw:
         return None, None
+    inline_only, frozen = _inline_only(raw, chat_type, edit)
+    if not inline_only:
+        return _parse_markup(raw, chat_type, edit)
+    return (None if frozen is None else [list(row) for row in frozen]), None
+
+
+@functools.lru_cache(maxsize=256)
+def _inline_only(raw: str, chat_type: str, edit: bool) -> tuple[bool, tuple[tuple[Button, ...], ...] | None]:
+    """A markup that parses to an inline keyboard (or to nothing), kept by its JSON: a bot sends the same few
+    keyboards again and again, and parsing one (JSON, every button's checks, its links) was a sixth of a
+    sendMessage. (False, None) for a reply keyboard, remove or force reply, which are parsed each time (their
+    objects are not frozen). Refusals raise and are not kept. Buttons are frozen; each use gets its own lists.
+    """
+    inline, other = _parse_markup(raw, chat_type, edit)
+    if other is not None:
+        return False, None
+    return True, None if inline is None else tuple(tuple(row) for row in inline)
+
+
+def _parse_markup(raw: str, chat_type: str, edit: bool) -> tuple[Keyboard | None, ReplyMarkup | None]:
+    from tgfake.botapi.keyboards import parse_inline_rows  # that module imports this one
+
     try:
         markup = loads(raw)
     except ValueError:

@@ -169,10 +169,14 @@ async def read_capped(request: web.Request, cap: int) -> bytes | None:
 
     Raises BodyUnreadable when aiohttp cannot decode what was sent (it would otherwise surface as a 500).
     """
-    body = bytearray()
+    content = request.content
     try:
+        first = await content.read(cap + 1)
+        if content.at_eof() and content.exception() is None:  # all of it at once, as a small form comes
+            return first if len(first) <= cap else None
+        body = bytearray(first)
         while len(body) <= cap:
-            chunk = await request.content.read(cap + 1 - len(body))
+            chunk = await content.read(cap + 1 - len(body))
             if not chunk:
                 return bytes(body)
             body += chunk

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from llmstub import LogEntry
-from llmstub.journal import Journal
+from llmstub.journal import Journal, Record
 from tests.llm.llm_support import LlmStand, MakeStand, content
 
 SEQ = [{"name": "seq", "steps": [{"answer": "one"}, {"answer": "two"}]}]
@@ -160,24 +160,24 @@ async def test_the_journal_keeps_the_newest_1000_and_counts_the_dropped(make_llm
     assert [e["seq"] for e in log["entries"]] == list(range(4, 1004))
 
 
-def _entry(seq: int) -> LogEntry:
-    return LogEntry(
-        seq=seq,
-        at="",
-        profile="",
-        client="",
-        model="",
-        stream=False,
-        messages=[],
-        tools=[],
-        tool_choice=None,
-        rule=None,
-        rule_index=None,
-        step=-1,
-        status=200,
-        response="",
-        latency_ms=0.0,
-    )
+def _entry(seq: int) -> Record:
+    return {
+        "seq": seq,
+        "at": 0.0,
+        "profile": "",
+        "client": "",
+        "model": "",
+        "stream": False,
+        "messages": [],
+        "tools": [],
+        "tool_choice": None,
+        "rule": None,
+        "rule_index": None,
+        "step": -1,
+        "status": 200,
+        "response": b"",
+        "latency_ms": 0.0,
+    }
 
 
 def test_journal_orders_by_reservation_and_drops_the_earliest_reserved_first() -> None:

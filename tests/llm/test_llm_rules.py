@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from llmstub import Model, ModelOptions, Rule, RulesError, load_rules_file, parse_rules
@@ -163,6 +165,28 @@ def test_load_rules_file_names_the_file(tmp_path: Path) -> None:
 def test_split_pieces_vectors(text: str, words: int, pieces: list[str]) -> None:
     assert split_pieces(text, words) == pieces
     assert "".join(pieces) == text
+
+
+def _pieces_by_characters(text: str, words: int) -> list[str]:
+    """The definition, one character at a time: a new piece starts at every ``words``-th word's first letter."""
+    pieces: list[str] = []
+    start = count = 0
+    previous_space = True
+    for index, char in enumerate(text):
+        space = char in " \n\t"
+        if previous_space and not space:
+            if count == max(1, words):
+                pieces.append(text[start:index])
+                start, count = index, 0
+            count += 1
+        previous_space = space
+    return [*pieces, text[start:]] if start < len(text) else pieces
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(" \n\t\rab\u00e9\U0001f600"), max_size=60), st.integers(0, 4))
+def test_split_pieces_equals_the_character_definition(text: str, words: int) -> None:
+    assert split_pieces(text, words) == _pieces_by_characters(text, words)
 
 
 def test_strip_tags_vectors() -> None:
