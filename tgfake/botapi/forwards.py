@@ -26,6 +26,7 @@ from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, StoredMessage
 from tgfake.errors import bad_request
+from tgfake.extras import ORIGIN, origin_of
 from tgfake.params import Params, loads, parse_int
 from tgfake.world import visibility
 
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 
 MAX_IDS = 100
 INT32 = 2**31
-ORIGIN = "forward_origin"
 
 # What a message with a service dict may be and still travel: the stand keeps games and invoices as service dicts.
 TRAVELLING_SERVICE = frozenset({"game", "invoice"})
@@ -63,22 +63,6 @@ def duplicate(src: StoredMessage, **changes: Any) -> StoredMessage:
         if f.name != "sender":  # the account is shared; a poll's votes or a media's fields are not
             setattr(fresh, f.name, copy.deepcopy(getattr(fresh, f.name)))
     return fresh
-
-
-def origin_of(chat: Chat, msg: StoredMessage) -> dict[str, Any]:
-    """The ``forward_origin`` of a stored message (its own, if it was itself forwarded), as JsonMessageOrigin."""
-    kept = msg.extra.get(ORIGIN)
-    if kept is not None:
-        return dict(kept)
-    if chat.type == "channel":
-        return {"type": "channel", "chat": chat.json(), "message_id": msg.message_id, "date": msg.date}
-    sender = msg.sender
-    if sender is None:
-        return {"type": "chat", "sender_chat": chat.json(), "date": msg.date}
-    if sender.hides_forwards and not sender.is_bot:
-        name = " ".join(x for x in (sender.first_name, sender.last_name) if x)
-        return {"type": "hidden_user", "sender_user_name": name, "date": msg.date}
-    return {"type": "user", "sender_user": sender.json(), "date": msg.date}
 
 
 def _with_origin(msg: StoredMessage, origin: dict[str, Any] | None) -> dict[str, Any]:
