@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.botapi.common import chat_id, entities_json, parse_caption, post_message
+from tgfake.botapi.common import caption_fields, chat_id, parse_caption, post_message
 from tgfake.botapi.fields import required_json
 from tgfake.botapi.media import new_media
 from tgfake.botapi.registry import bot_method
@@ -111,8 +111,7 @@ async def send_media_group(ctx: BotCall, p: Params) -> Any:
                 cid,
                 None,
                 attach=attach,
-                caption=caption.text,
-                entities=entities_json(ctx, caption),
+                **caption_fields(ctx, caption),
                 media_group_id=group,
             )
         )

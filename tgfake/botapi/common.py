@@ -61,6 +61,13 @@ def entities_json(ctx: BotCall, text: FormattedText) -> list[dict[str, Any]]:
     return text.entities_json(lambda uid: user_json(ctx, uid))
 
 
+def caption_fields(ctx: BotCall, caption: FormattedText | None) -> dict[str, Any]:
+    """A new message's ``caption`` and its entities as post_message stores them (none: an uncaptioned kind)."""
+    if caption is None:
+        return {"caption": "", "entities": []}
+    return {"caption": caption.text, "entities": entities_json(ctx, caption)}
+
+
 def reply_target(p: Params, chat: Chat) -> tuple[int | None, dict[str, Any] | None]:
     """The message a send replies to (``reply_parameters`` first, else ``reply_to_message_id``) and its quote.
 

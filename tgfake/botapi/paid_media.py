@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi import fields
-from tgfake.botapi.common import caption_text, chat_id, entities_json, post_message
+from tgfake.botapi.common import caption_fields, caption_text, chat_id, post_message
 from tgfake.botapi.fields import FieldError, required_json
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.media import new_media
@@ -133,8 +133,7 @@ async def send_paid_media(ctx: BotCall, p: Params) -> Any:
         cid,
         keyboard,
         attach=attach,
-        caption=caption.text,
-        entities=entities_json(ctx, caption),
+        **caption_fields(ctx, caption),
         parse_mode=p.text("parse_mode"),
     )
     message_id = int(sent["message_id"])
