@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi.common import chat_id
+from tgfake.botapi.fields import FieldError, required_long, required_string
 from tgfake.botapi.registry import bot_method
 from tgfake.botapi.schema import to_integer
 from tgfake.chats import Chat, StoredMessage
@@ -114,30 +115,18 @@ def _problem(text: str) -> Any:
 
 
 def _reaction(value: Any) -> dict[str, Any]:
-    """``get_reaction_type``: an object with ``type`` emoji (``emoji``) or custom_emoji (``custom_emoji_id``)."""
+    """``get_reaction_type``: an object with ``type`` emoji (``emoji``) or custom_emoji (``custom_emoji_id``), its
+    fields read as TDLib's JsonObject reads them (a String field takes a Number's text, a Long a String of digits)."""
     if not isinstance(value, dict):
         raise _problem(errors.NOT_AN_OBJECT)
-    kind = value.get("type")
-    if kind is None:
-        raise _problem(errors.FIELD_MISSING.format(name="type"))
-    if not isinstance(kind, str):
-        raise _problem(errors.FIELD_NOT_STRING.format(name="type"))
-    if kind == "emoji":
-        emoji = value.get("emoji")
-        if emoji is None:
-            raise _problem(errors.FIELD_MISSING.format(name="emoji"))
-        if not isinstance(emoji, str):
-            raise _problem(errors.FIELD_NOT_STRING.format(name="emoji"))
-        return {"type": "emoji", "emoji": emoji}
-    if kind == "custom_emoji":
-        raw = value.get("custom_emoji_id")
-        if raw is None:
-            raise _problem(errors.FIELD_MISSING.format(name="custom_emoji_id"))
-        if isinstance(raw, bool) or not isinstance(raw, (int, str)):
-            raise _problem(errors.FIELD_NOT_NUMBER.format(name="custom_emoji_id"))
-        if parse_int(str(raw)) is None or str(raw).strip() != str(raw):
-            raise _problem(errors.FIELD_BAD_NUMBER.format(name="custom_emoji_id"))
-        return {"type": "custom_emoji", "custom_emoji_id": str(int(raw))}
+    try:
+        kind = required_string(value, "type")
+        if kind == "emoji":
+            return {"type": "emoji", "emoji": required_string(value, "emoji")}
+        if kind == "custom_emoji":
+            return {"type": "custom_emoji", "custom_emoji_id": str(required_long(value, "custom_emoji_id"))}
+    except FieldError as exc:
+        raise _problem(exc.message) from None
     raise _problem(errors.REACTION_TYPE_INVALID)
 
 
