@@ -32,8 +32,7 @@ def origin_of(chat: Chat, msg: StoredMessage, *, hidden: bool = False) -> dict[s
     if sender is None:
         return {"type": "chat", "sender_chat": chat.json(), "date": msg.date}
     if hidden or (sender.hides_forwards and not sender.is_bot):
-        name = " ".join(x for x in (sender.first_name, sender.last_name) if x)
-        return {"type": "hidden_user", "sender_user_name": name, "date": msg.date}
+        return {"type": "hidden_user", "sender_user_name": sender.full_name, "date": msg.date}
     return {"type": "user", "sender_user": sender.json(), "date": msg.date}
 
 

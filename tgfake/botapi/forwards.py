@@ -21,7 +21,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.botapi.common import caption_text, chat_id, entities_json, post_message
+from tgfake.botapi.common import caption_fields, caption_text, chat_id, post_message
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, StoredMessage
@@ -143,10 +143,8 @@ def _new_caption(ctx: BotCall, p: Params, src: StoredMessage, *, remove: bool = 
         return {"caption": "", "entities": [], "caption_above": False}
     if "caption" not in p.values:
         return {}
-    text = caption_text(p)
     return {
-        "caption": text.text,
-        "entities": entities_json(ctx, text),
+        **caption_fields(ctx, caption_text(p)),
         "parse_mode": p.text("parse_mode"),
         "caption_above": p.flag("show_caption_above_media"),
     }

@@ -72,7 +72,7 @@ def order_info(invoice: Invoice, person: User, order: Order) -> dict[str, Any] |
         return None
     out: dict[str, Any] = {}
     if invoice.need_name:
-        out["name"] = order.name or " ".join(n for n in (person.first_name, person.last_name) if n)
+        out["name"] = order.name or person.full_name
     if invoice.need_phone_number:
         out["phone_number"] = order.phone_number or "15550100000"
     if invoice.need_email:
