@@ -13,6 +13,7 @@ from tgfake.errors import bad_request
 from tgfake.params import Params, loads, parse_int
 from tgfake.reply_keyboards import ReplyMarkup
 from tgfake.text import FormattedText, format_text, utf16_len
+from tgfake.world import visibility
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
@@ -143,6 +144,23 @@ def _quoted(target: StoredMessage, quote: FormattedText, position: int) -> dict[
     out["position"] = at
     out["is_manual"] = True
     return out
+
+
+def checked_chat(ctx: BotCall, cid: int, *, write: bool = True) -> Chat:
+    """``check_chat``: a chat the stand has for this bot (else ``chat not found``) where it may read or write."""
+    chat = ctx.chat(cid)
+    if chat is None:
+        raise bad_request(errors.CHAT_NOT_FOUND)
+    visibility.check_access(chat, ctx.bot, write=write)
+    return chat
+
+
+def named_message(chat: Chat, p: Params, what: str) -> StoredMessage:
+    """``check_message``: the live message ``message_id`` names in ``chat``, else ``<what> not found``."""
+    msg = chat.live(parse_int(p.text("message_id")) or 0)
+    if msg is None:
+        raise bad_request(errors.MESSAGE_TO_NOT_FOUND.format(what=what))
+    return msg
 
 
 def own_message(ctx: BotCall, p: Params) -> tuple[Chat, StoredMessage]:

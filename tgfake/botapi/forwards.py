@@ -21,14 +21,13 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.botapi.common import caption_fields, caption_text, chat_id, post_message
+from tgfake.botapi.common import caption_fields, caption_text, chat_id, checked_chat, named_message, post_message
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, StoredMessage
 from tgfake.errors import bad_request
 from tgfake.extras import ORIGIN, origin_of
 from tgfake.params import Params, loads, parse_int
-from tgfake.world import visibility
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
@@ -95,20 +94,13 @@ def travels(ctx: BotCall, msg: StoredMessage, *, is_copy: bool) -> bool:
 
 
 def source_chat(ctx: BotCall, p: Params) -> Chat:
-    """``from_chat_id`` as ``check_chat`` reads it for reading: a chat the stand has for this bot, one it may read."""
-    chat = ctx.chat(parse_int(p.text("from_chat_id")) or 0)
-    if chat is None:
-        raise bad_request(errors.CHAT_NOT_FOUND)
-    visibility.check_access(chat, ctx.bot, write=False)
-    return chat
+    """``from_chat_id`` as ``check_chat`` reads it for reading."""
+    return checked_chat(ctx, parse_int(p.text("from_chat_id")) or 0, write=False)
 
 
 def source_message(ctx: BotCall, p: Params, what: str) -> tuple[Chat, StoredMessage]:
     chat = source_chat(ctx, p)
-    msg = chat.live(parse_int(p.text("message_id")) or 0)
-    if msg is None:
-        raise bad_request(errors.MESSAGE_TO_NOT_FOUND.format(what=what))
-    return chat, msg
+    return chat, named_message(chat, p, what)
 
 
 def message_ids(p: Params) -> list[int]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.botapi.common import chat_id
+from tgfake.botapi.common import chat_id, checked_chat, named_message
 from tgfake.botapi.fields import FieldError, required_long, required_string
 from tgfake.botapi.registry import bot_method
 from tgfake.botapi.schema import to_integer
@@ -144,21 +144,6 @@ def parse_reactions(p: Params) -> list[dict[str, Any]]:
     return [_reaction(item) for item in value]
 
 
-def _message(ctx: BotCall, chat: Chat, p: Params, what: str) -> StoredMessage:
-    msg = chat.live(parse_int(p.text("message_id")) or 0)
-    if msg is None:
-        raise bad_request(errors.MESSAGE_TO_NOT_FOUND.format(what=what))
-    return msg
-
-
-def _chat(ctx: BotCall, p: Params, *, write: bool) -> Chat:
-    chat = ctx.chat(chat_id(p))
-    if chat is None:
-        raise bad_request(errors.CHAT_NOT_FOUND)
-    visibility.check_access(chat, ctx.bot, write=write)
-    return chat
-
-
 def _allowed(reaction: dict[str, Any], msg: StoredMessage) -> bool:
     if reaction["type"] == "emoji":
         return bool(reaction["emoji"] in REACTION_EMOJI)
@@ -184,8 +169,8 @@ def announce(ctx: BotCall, chat: Chat, msg: StoredMessage, actor: dict[str, Any]
 async def set_message_reaction(ctx: BotCall, p: Params) -> Any:
     """The bot's reaction (at most one; none clears it); ``is_big`` only animates, so it is accepted and not kept."""
     reactions = parse_reactions(p)
-    chat = _chat(ctx, p, write=False)
-    msg = _message(ctx, chat, p, "message to react")
+    chat = checked_chat(ctx, chat_id(p), write=False)
+    msg = named_message(chat, p, "message to react")
     if any(r["type"] == "emoji" and not r["emoji"] for r in reactions):
         raise bad_request(errors.REACTION_EMPTY)
     if any(not _allowed(r, msg) for r in reactions):
@@ -239,8 +224,8 @@ def _remove(ctx: BotCall, chat: Chat, msg: StoredMessage, sender: int) -> None:
 async def delete_message_reaction(ctx: BotCall, p: Params) -> Any:
     """Removes one sender's reactions from one message."""
     sender = _sender(ctx, p) if p.text("user_id") else 0
-    chat = _chat(ctx, p, write=True)
-    msg = _message(ctx, chat, p, "message to delete reactions")
+    chat = checked_chat(ctx, chat_id(p))
+    msg = named_message(chat, p, "message to delete reactions")
     sender = sender or _sender(ctx, p)
     _moderate(ctx, chat, sender)
     _remove(ctx, chat, msg, sender)
@@ -251,7 +236,7 @@ async def delete_message_reaction(ctx: BotCall, p: Params) -> Any:
 async def delete_all_message_reactions(ctx: BotCall, p: Params) -> Any:
     """Removes one sender's reactions from every message of the chat (Telegram: its recent ones)."""
     sender = _sender(ctx, p) if p.text("user_id") else 0
-    chat = _chat(ctx, p, write=True)
+    chat = checked_chat(ctx, chat_id(p))
     sender = sender or _sender(ctx, p)
     _moderate(ctx, chat, sender)
     for msg in list(chat.messages.values()):
