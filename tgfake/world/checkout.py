@@ -210,7 +210,7 @@ def _transaction(stand: Stand, bot: Bot, charge: Charge, person: User, signed: i
         partner["invoice_payload"] = charge.payload
     side = "source" if signed > 0 else "receiver"
     entry = {"id": charge.charge_id, "date": stand.unix_now(), side: partner, "amount": abs(signed)}
-    stand.world.payments.transactions.setdefault(bot.id, []).append({"signed": signed, "json": entry})
+    stand.world.payments.record(bot.id, signed, entry)
 
 
 def refund(stand: Stand, bot: Bot, charge: Charge) -> None:
