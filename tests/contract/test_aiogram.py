@@ -5,8 +5,8 @@ from __future__ import annotations
 from aiogram import Dispatcher
 from aiogram.types import Message
 
+from tests.clients import aiogram_bot, aiogram_polling
 from tests.conftest import Wire
-from tests.contract.oracles import aiogram_bot, aiogram_polling
 
 
 async def test_aiogram_bot_echoes(wire: Wire) -> None:

@@ -14,8 +14,8 @@ from aiogram import Dispatcher, F
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import BufferedInputFile, InputMediaDocument, InputMediaPhoto, Message, ReactionTypeEmoji
 
+from tests.clients import aiogram_bot, aiogram_polling, ptb_bot
 from tests.conftest import Wire
-from tests.contract.oracles import aiogram_bot, aiogram_polling, ptb_bot
 from tests.media.media_helpers import image_bytes
 
 ALICE = 4242

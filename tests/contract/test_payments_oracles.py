@@ -25,8 +25,8 @@ from telegram.ext import (
     filters,
 )
 
+from tests.clients import aiogram_bot, aiogram_polling, ptb_polling
 from tests.conftest import Wire
-from tests.contract.oracles import aiogram_bot, aiogram_polling, ptb_polling
 
 PROVIDER = "284685063:TEST:tgfake"
 

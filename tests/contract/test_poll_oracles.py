@@ -17,8 +17,8 @@ from aiogram.types import PollAnswer as AiogramAnswer
 from telegram import Poll, Update
 from telegram.ext import CommandHandler, ContextTypes, PollAnswerHandler, PollHandler
 
+from tests.clients import PtbApp, aiogram_bot, aiogram_polling, ptb_polling
 from tests.conftest import Wire
-from tests.contract.oracles import PtbApp, aiogram_bot, aiogram_polling, ptb_polling
 from tgfake.world.people import user_id_for
 
 BOB = user_id_for("bob")

@@ -8,8 +8,8 @@ import pytest_asyncio
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
 
+from tests.clients import ptb_polling
 from tests.conftest import Wire
-from tests.contract.oracles import ptb_polling
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

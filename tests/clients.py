@@ -1,4 +1,4 @@
-"""The real libraries' bots, pointed at one stand: one place for how python-telegram-bot and aiogram are set up,
+"""The real libraries' clients, pointed at one stand: one place for how python-telegram-bot and aiogram are set up,
 started polling and shut down, so every oracle test runs them the same way and only says what its bot does."""
 
 from __future__ import annotations
@@ -20,12 +20,23 @@ from tests.conftest import Wire
 PtbApp = Application[Any, Any, Any, Any, Any, Any]
 
 
+def origin(wire: Wire) -> str:
+    """The stand's base address, without a trailing slash (``/bot...`` and ``/file/bot...`` hang off it)."""
+    return str(wire.client.make_url("")).rstrip("/")
+
+
 @contextlib.asynccontextmanager
 async def ptb_polling(
-    wire: Wire, handlers: Sequence[BaseHandler[Any, Any, Any]], allowed_updates: Sequence[str] | None = None
+    wire: Wire,
+    handlers: Sequence[BaseHandler[Any, Any, Any]],
+    allowed_updates: Sequence[str] | None = None,
+    token: str | None = None,
 ) -> AsyncIterator[PtbApp]:
-    """A python-telegram-bot Application with ``handlers``, long-polling the stand until the block ends."""
-    app = Application.builder().token(wire.token).base_url(str(wire.client.make_url("/bot"))).build()
+    """A python-telegram-bot Application with ``handlers`` (downloads from the stand too), long-polling it until
+    the block ends; ``token``: another bot's."""
+    api = origin(wire)
+    builder = Application.builder().token(wire.token if token is None else token)
+    app = builder.base_url(f"{api}/bot").base_file_url(f"{api}/file/bot").build()
     app.add_handlers(handlers)
     await app.initialize()
     await app.start()
@@ -41,15 +52,16 @@ async def ptb_polling(
 
 @contextlib.asynccontextmanager
 async def ptb_bot(wire: Wire) -> AsyncIterator[telegram.Bot]:
-    """A bare python-telegram-bot Bot on the stand, for calls made straight from a test."""
-    bot = telegram.Bot(wire.token, base_url=str(wire.client.make_url("/bot")))
-    async with bot:
+    """A bare python-telegram-bot Bot on the stand (downloads too), for calls made straight from a test."""
+    api = origin(wire)
+    async with telegram.Bot(wire.token, base_url=f"{api}/bot", base_file_url=f"{api}/file/bot") as bot:
         yield bot
 
 
 def aiogram_bot(wire: Wire, token: str | None = None) -> AiogramBot:
-    """An aiogram Bot whose session talks to the stand through TelegramAPIServer (``token``: another bot's)."""
-    server = TelegramAPIServer.from_base(str(wire.client.make_url("/")).rstrip("/"))
+    """An aiogram Bot whose session talks to the stand through TelegramAPIServer (``token``: another bot's).
+    The caller closes ``bot.session`` (or lets :func:`aiogram_polling` do it)."""
+    server = TelegramAPIServer.from_base(origin(wire))
     return AiogramBot(token=wire.token if token is None else token, session=AiohttpSession(api=server))
 
 
