@@ -244,6 +244,16 @@ async def test_a_persons_forward_of_a_forward_keeps_the_first_origin(wire: Wire)
     assert (again["from"]["id"], again["text"]) == (4242, "breaking")
 
 
+async def test_a_persons_forward_keeps_the_formatting(wire: Wire) -> None:
+    sent = await wire.ok("sendMessage", chat_id=4242, text="<b>bold</b> and https://example.com", parse_mode="HTML")
+    await updates(wire)
+    await act(wire, "/sim/forward", {"from_chat_id": 4242, "message_id": sent["message_id"]})
+    [fwd] = [u["message"] for u in await updates(wire) if "message" in u]
+    assert fwd["text"] == sent["text"]
+    assert fwd["entities"] == sent["entities"]
+    assert [e["type"] for e in fwd["entities"]] == ["bold", "url"]
+
+
 async def test_a_persons_forward_of_someone_who_hides_forwards_names_them_only(wire: Wire) -> None:
     await wire.ok("getMe")
     group = await act(wire, "/sim/chats", {"title": "Club", "members": ["bob"]})

@@ -340,7 +340,9 @@ def forward(stand: Stand, body: ForwardIn) -> tuple[int, int]:
         media = source.media
         if media is not None and media.kind != "poll":
             media = Media(media.kind, media.file, copy.deepcopy(media.fields))
-        return stand.inject(body, text, media=media, extra={ORIGIN: origin})
+        # The text keeps its formatting, as the bot's forward does (with a mention the entities are found anew).
+        entities = None if body.mention else copy.deepcopy(source.entities)
+        return stand.inject(body, text, media=media, extra={ORIGIN: origin}, entities=entities)
     if body.origin is None or not body.text.strip():
         raise SimError(400, "give from_chat_id and message_id, or text and origin")
     return stand.inject(body, body.text, extra={ORIGIN: _outside_origin(stand, body.origin)})
