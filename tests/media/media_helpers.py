@@ -47,6 +47,14 @@ def mp4_bytes() -> bytes:
     return b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom" + b"\x00" * 64
 
 
+def ptb_application(wire: Wire) -> Any:
+    """A python-telegram-bot Application pointed at the stand for the Bot API and the file downloads."""
+    from telegram.ext import Application
+
+    origin = str(wire.client.make_url("")).rstrip("/")
+    return Application.builder().token(wire.token).base_url(f"{origin}/bot").base_file_url(f"{origin}/file/bot").build()
+
+
 async def upload_parts(wire: Wire, method: str, files: dict[str, bytes], **params: Any) -> tuple[int, dict[str, Any]]:
     """A multipart call with several file parts (``attach://`` names, or a live photo's two files)."""
     form = FormData()
