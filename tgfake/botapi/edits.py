@@ -17,13 +17,13 @@ from tgfake import errors
 from tgfake.botapi.albums import input_media
 from tgfake.botapi.common import caption_text, entities_json, own_message
 from tgfake.botapi.fields import required_json
+from tgfake.botapi.forwards import ORIGIN
 from tgfake.botapi.keyboards import parse_inline_keyboard, same_keyboard
 from tgfake.botapi.places import FOREVER, WRONG_HEADING, location
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, Keyboard, StoredMessage
 from tgfake.content import CAPTIONED, Media
 from tgfake.errors import bad_request
-from tgfake.extras import ORIGIN
 from tgfake.params import Params, parse_int
 
 if TYPE_CHECKING:

@@ -26,7 +26,8 @@ from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, StoredMessage
 from tgfake.errors import bad_request
-from tgfake.extras import ORIGIN, origin_of
+from tgfake.extras import ORIGIN as ORIGIN  # edits.py reads it from here too
+from tgfake.extras import origin_of
 from tgfake.params import Params, loads, parse_int
 
 if TYPE_CHECKING:
