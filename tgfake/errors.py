@@ -347,6 +347,8 @@ MEDIA_CANT_BE_EDITED = "Bad Request: message media can't be edited"
 ALBUM_TYPE_INVALID = "Bad Request: message content type can't be used in an album"
 ALBUM_TYPE_CHANGE = "Bad Request: can't change media type in the album"
 INPUT_MEDIA_BAD = "Bad Request: can't parse input media JSON object"
+MEDIA_GROUP_BAD_JSON = "Bad Request: can't parse media JSON object"  # Client.cpp get_input_media (sendMediaGroup)
+MEDIA_GROUP_NOT_ARRAY = "Bad Request: expected an Array of InputMedia"
 INLINE_MESSAGE_ID_INVALID = "Bad Request: invalid inline message identifier specified"  # TDLib: none can be parsed
 PROXIMITY_RADIUS_BAD = "Bad Request: wrong live location proximity alert radius specified"
 

@@ -137,6 +137,9 @@ async def test_an_admin_bot_hears_of_another_bots_reaction(wire: Wire) -> None:
     assert await pending(wire, BOT) == []
 
 
+PARSE = "Bad Request: can't parse ReactionType:"
+
+
 @pytest.mark.parametrize(
     ("reaction", "description"),
     [
@@ -150,6 +153,15 @@ async def test_an_admin_bot_hears_of_another_bots_reaction(wire: Wire) -> None:
         ('[{"type": "emoji", "emoji": ""}]', "Bad Request: invalid reaction type specified"),
         (emoji("🦆"), "Bad Request: REACTION_INVALID"),
         ('[{"type": "custom_emoji", "custom_emoji_id": "5"}]', "Bad Request: REACTION_INVALID"),
+        # TDLib's JsonObject: a String field takes a Number's text, a Long field only a String of plain digits
+        ('[{"type": "emoji", "emoji": 5}]', "Bad Request: REACTION_INVALID"),
+        ('[{"type": 5}]', f"{PARSE} invalid reaction type specified"),
+        ('[{"type": "emoji", "emoji": true}]', f'{PARSE} Field "emoji" must be of type String'),
+        (
+            '[{"type": "custom_emoji", "custom_emoji_id": "+5"}]',
+            f'{PARSE} Field "custom_emoji_id" must be a valid Number',
+        ),
+        ('[{"type": "custom_emoji", "custom_emoji_id": []}]', f'{PARSE} Field "custom_emoji_id" must be a Number'),
         (emoji("👍", "🔥"), "Bad Request: REACTIONS_TOO_MANY"),
     ],
 )

@@ -8,14 +8,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 from aiogram import Bot
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramBadRequest
 from aiohttp import FormData
 from telegram import Bot as PtbBot
 from telegram.error import BadRequest
 from telegram.request import HTTPXRequest
 
+from tests import clients
 from tests.conftest import Wire
 
 NOT_FOUND = "Bad Request: business connection not found"
@@ -25,8 +24,7 @@ CHAT_NOT_FOUND = "Bad Request: chat not found"
 
 @contextlib.asynccontextmanager
 async def aiogram_bot(wire: Wire) -> AsyncIterator[Bot]:
-    server = TelegramAPIServer.from_base(str(wire.client.make_url("/")).rstrip("/"))
-    bot = Bot(token="42:aiogram-token", session=AiohttpSession(api=server))
+    bot = clients.aiogram_bot(wire, "42:aiogram-token")
     try:
         yield bot
     finally:

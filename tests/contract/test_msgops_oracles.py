@@ -5,19 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
 import telegram
-from aiogram import Bot as AiogramBot
 from aiogram import Dispatcher, F
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import BufferedInputFile, InputMediaDocument, InputMediaPhoto, Message, ReactionTypeEmoji
 
+from tests.clients import aiogram_bot, aiogram_polling, ptb_bot
 from tests.conftest import Wire
 from tests.media.media_helpers import image_bytes
 
@@ -30,8 +27,7 @@ def png(size: tuple[int, int] = (3, 2)) -> bytes:
 
 @pytest_asyncio.fixture
 async def ptb(wire: Wire) -> AsyncIterator[telegram.Bot]:
-    bot = telegram.Bot(wire.token, base_url=str(wire.client.make_url("/bot")))
-    async with bot:
+    async with ptb_bot(wire) as bot:
         yield bot
 
 
@@ -84,8 +80,7 @@ async def test_ptb_live_location_and_live_photo(wire: Wire, ptb: telegram.Bot) -
 
 
 async def test_an_aiogram_media_bot_copies_what_it_gets_and_edits_its_copies(wire: Wire) -> None:
-    server = TelegramAPIServer.from_base(str(wire.client.make_url("/")).rstrip("/"))
-    bot = AiogramBot(token="42:aiogram-token", session=AiohttpSession(api=server))
+    bot = aiogram_bot(wire, "42:aiogram-token")
     dp = Dispatcher()
     done = asyncio.Event()
     seen: dict[str, object] = {}
@@ -118,8 +113,7 @@ async def test_an_aiogram_media_bot_copies_what_it_gets_and_edits_its_copies(wir
             seen["refusal"] = exc.message
         done.set()
 
-    polling = asyncio.create_task(dp.start_polling(bot, polling_timeout=1, handle_signals=False))
-    try:
+    async with aiogram_polling(bot, dp):
         body = {"photo": {"name": "cat.png", "data": base64.b64encode(png()).decode()}, "caption": "cat"}
         status, answer = await wire.sim("POST", "/sim/file", body)
         assert status == 200, answer
@@ -132,8 +126,3 @@ async def test_an_aiogram_media_bot_copies_what_it_gets_and_edits_its_copies(wir
         assert "[forwarded from alice] [photo cat.png 3x2] cat" in text
         assert "reactions: 🔥 1" in text
         assert "now a document" in text
-    finally:
-        await dp.stop_polling()
-        with contextlib.suppress(asyncio.CancelledError):
-            await polling
-        await bot.session.close()

@@ -7,21 +7,16 @@ invoice on a command, answer the shipping query with options, approve the pre-ch
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 
 import pytest_asyncio
-from aiogram import Bot, Dispatcher, F
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
+from aiogram import Dispatcher, F
 from aiogram.filters import Command
 from aiogram.types import LabeledPrice as AiogramPrice
 from aiogram.types import Message, PreCheckoutQuery, ShippingQuery
 from aiogram.types import ShippingOption as AiogramOption
 from telegram import LabeledPrice, ShippingOption, Update
 from telegram.ext import (
-    Application,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -30,6 +25,7 @@ from telegram.ext import (
     filters,
 )
 
+from tests.clients import aiogram_bot, aiogram_polling, ptb_polling
 from tests.conftest import Wire
 
 PROVIDER = "284685063:TEST:tgfake"
@@ -86,22 +82,15 @@ async def thanks(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 @pytest_asyncio.fixture
 async def ptb_shop(wire: Wire) -> AsyncIterator[Wire]:
-    app = Application.builder().token(wire.token).base_url(str(wire.client.make_url("/bot"))).build()
-    app.add_handler(CommandHandler("stars", stars))
-    app.add_handler(CommandHandler("mug", shipped))
-    app.add_handler(ShippingQueryHandler(shipping))
-    app.add_handler(PreCheckoutQueryHandler(precheckout))
-    app.add_handler(MessageHandler(filters.SUCCESSFUL_PAYMENT, thanks))
-    await app.initialize()
-    await app.start()
-    assert app.updater is not None
-    await app.updater.start_polling(poll_interval=0, timeout=1)
-    try:
+    handlers = [
+        CommandHandler("stars", stars),
+        CommandHandler("mug", shipped),
+        ShippingQueryHandler(shipping),
+        PreCheckoutQueryHandler(precheckout),
+        MessageHandler(filters.SUCCESSFUL_PAYMENT, thanks),
+    ]
+    async with ptb_polling(wire, handlers):
         yield wire
-    finally:
-        await app.updater.stop()
-        await app.stop()
-        await app.shutdown()
 
 
 async def test_ptb_takes_a_stars_payment(ptb_shop: Wire) -> None:
@@ -132,8 +121,7 @@ async def test_ptb_takes_a_flexible_shipping_payment(ptb_shop: Wire) -> None:
 
 
 async def test_aiogram_takes_stars_and_shipping_payments(wire: Wire) -> None:
-    server = TelegramAPIServer.from_base(str(wire.client.make_url("/")).rstrip("/"))
-    bot = Bot(token=wire.token, session=AiohttpSession(api=server))
+    bot = aiogram_bot(wire)
     dp = Dispatcher()
 
     @dp.message(Command("stars"))
@@ -167,8 +155,7 @@ async def test_aiogram_takes_stars_and_shipping_payments(wire: Wire) -> None:
         total = message.successful_payment.total_amount
         await message.answer(f"Paid {total} {message.successful_payment.currency}")
 
-    polling = asyncio.create_task(dp.start_polling(bot, polling_timeout=1, handle_signals=False))
-    try:
+    async with aiogram_polling(bot, dp):
         await wire.say("/stars")
         await wire.stand.wait_calls("sendInvoice", 1, 5)
         assert (await wire.sim("POST", "/sim/pay", {}))[1]["status"] == "paid"
@@ -184,8 +171,3 @@ async def test_aiogram_takes_stars_and_shipping_payments(wire: Wire) -> None:
         assert (await bot.get_my_star_balance()).amount == 7
         history = await bot.get_star_transactions()
         assert [t.amount for t in history.transactions] == [7]
-    finally:
-        await dp.stop_polling()
-        with contextlib.suppress(asyncio.CancelledError):
-            await polling
-        await bot.session.close()

@@ -4,24 +4,20 @@ oracle of the wire format)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest_asyncio
-from aiogram import Bot as AiogramBot
 from aiogram import Dispatcher
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.filters import Command
 from aiogram.types import InputPollOption as AiogramOption
 from aiogram.types import Message as AiogramMessage
 from aiogram.types import Poll as AiogramPoll
 from aiogram.types import PollAnswer as AiogramAnswer
 from telegram import Poll, Update
-from telegram.ext import Application, CommandHandler, ContextTypes, PollAnswerHandler, PollHandler
+from telegram.ext import CommandHandler, ContextTypes, PollAnswerHandler, PollHandler
 
+from tests.clients import PtbApp, aiogram_bot, aiogram_polling, ptb_polling
 from tests.conftest import Wire
 from tgfake.world.people import user_id_for
 
@@ -95,26 +91,14 @@ async def receive_quiz_answer(update: Update, context: ContextTypes.DEFAULT_TYPE
 
 
 @pytest_asyncio.fixture
-async def ptb_polls(wire: Wire) -> AsyncIterator[tuple[Wire, Application[Any, Any, Any, Any, Any, Any]]]:
-    app = Application.builder().token(wire.token).base_url(str(wire.client.make_url("/bot"))).build()
-    app.add_handler(CommandHandler("poll", poll))
-    app.add_handler(CommandHandler("quiz", quiz))
-    app.add_handler(PollAnswerHandler(receive_poll_answer))
-    app.add_handler(PollHandler(receive_quiz_answer))
-    await app.initialize()
-    await app.start()
-    assert app.updater is not None
-    await app.updater.start_polling(poll_interval=0, timeout=1, allowed_updates=Update.ALL_TYPES)
-    try:
+async def ptb_polls(wire: Wire) -> AsyncIterator[tuple[Wire, PtbApp]]:
+    handlers = [CommandHandler("poll", poll), CommandHandler("quiz", quiz), PollAnswerHandler(receive_poll_answer)]
+    async with ptb_polling(wire, [*handlers, PollHandler(receive_quiz_answer)], Update.ALL_TYPES) as app:
         yield wire, app
-    finally:
-        await app.updater.stop()
-        await app.stop()
-        await app.shutdown()
 
 
 async def test_ptb_poll_bot_hears_answers_and_stops_its_poll(
-    ptb_polls: tuple[Wire, Application[Any, Any, Any, Any, Any, Any]],
+    ptb_polls: tuple[Wire, PtbApp],
 ) -> None:
     wire, app = ptb_polls
     _, made = await wire.sim("POST", "/sim/chats", {"title": "Club", "members": ["bob"], "admins": [123]})
@@ -139,7 +123,7 @@ async def test_ptb_poll_bot_hears_answers_and_stops_its_poll(
 
 
 async def test_ptb_quiz_bot_stops_the_quiz_after_one_answer(
-    ptb_polls: tuple[Wire, Application[Any, Any, Any, Any, Any, Any]],
+    ptb_polls: tuple[Wire, PtbApp],
 ) -> None:
     wire, app = ptb_polls
     await wire.say("/quiz")
@@ -161,8 +145,7 @@ async def test_ptb_quiz_bot_stops_the_quiz_after_one_answer(
 
 # --- aiogram: a quiz with several right answers, options as InputPollOption, a timed poll ------------------------
 async def test_aiogram_quiz_bot(wire: Wire) -> None:
-    server = TelegramAPIServer.from_base(str(wire.client.make_url("/")).rstrip("/"))
-    bot = AiogramBot(token=wire.token, session=AiohttpSession(api=server))
+    bot = aiogram_bot(wire)
     dp = Dispatcher()
     answers: list[AiogramAnswer] = []
     states: list[AiogramPoll] = []
@@ -188,12 +171,7 @@ async def test_aiogram_quiz_bot(wire: Wire) -> None:
     async def on_poll(state: AiogramPoll) -> None:
         states.append(state)
 
-    polling = asyncio.create_task(
-        dp.start_polling(
-            bot, polling_timeout=1, handle_signals=False, allowed_updates=["message", "poll", "poll_answer"]
-        )
-    )
-    try:
+    async with aiogram_polling(bot, dp, allowed_updates=["message", "poll", "poll_answer"]):
         await wire.say("/quiz")
         [sent] = await wire.stand.wait_calls("sendPoll", 1, 5)
         result = sent.response["result"]
@@ -207,8 +185,3 @@ async def test_aiogram_quiz_bot(wire: Wire) -> None:
         assert [s.is_closed for s in states] == [False, True]
         assert states[-1].correct_option_ids == [0, 2]
         assert "[2] bot: [quiz 'Which are primes?' (closed)] [2: 1] [4: 0] [5: 1]" in await wire.text()
-    finally:
-        await dp.stop_polling()
-        with contextlib.suppress(asyncio.CancelledError):
-            await polling
-        await bot.session.close()

@@ -6,8 +6,9 @@ from collections.abc import AsyncIterator
 
 import pytest_asyncio
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
+from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
 
+from tests.clients import ptb_polling
 from tests.conftest import Wire
 
 
@@ -32,21 +33,9 @@ async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 @pytest_asyncio.fixture
 async def ptb_bot(wire: Wire) -> AsyncIterator[Wire]:
-    base = str(wire.client.make_url("/bot"))
-    app = Application.builder().token(wire.token).base_url(base).build()
-    app.add_handler(CommandHandler("start", start))
-    app.add_handler(CallbackQueryHandler(tap))
-    app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, echo))
-    await app.initialize()
-    await app.start()
-    assert app.updater is not None
-    await app.updater.start_polling(poll_interval=0, timeout=1)
-    try:
+    handlers = [CommandHandler("start", start), CallbackQueryHandler(tap)]
+    async with ptb_polling(wire, [*handlers, MessageHandler(filters.TEXT & ~filters.COMMAND, echo)]):
         yield wire
-    finally:
-        await app.updater.stop()
-        await app.stop()
-        await app.shutdown()
 
 
 async def test_ptb_bot_starts_taps_and_echoes(ptb_bot: Wire) -> None:

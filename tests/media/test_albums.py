@@ -8,12 +8,11 @@ from typing import Any
 
 import pytest
 from aiohttp import FormData
-from telegram import Bot as PtbBot
 from telegram import InputMediaPhoto, InputMediaVideo
 
+from tests.clients import ptb_bot
 from tests.conftest import Wire
 from tests.media.media_helpers import image_bytes, mp4_bytes
-from tests.media.test_clients import origin
 
 
 async def album(wire: Wire, media: Any, parts: dict[str, bytes] | None = None, **params: Any) -> tuple[int, Any]:
@@ -104,7 +103,7 @@ async def test_album_missing_media_and_documents_only(wire: Wire) -> None:
 
 async def test_python_telegram_bot_sends_an_album_and_resends_it_by_id(wire: Wire) -> None:
     png = image_bytes("PNG", (5, 4))
-    async with PtbBot(wire.token, base_url=f"{origin(wire)}/bot") as bot:
+    async with ptb_bot(wire) as bot:
         first = await bot.send_media_group(
             4242,
             [InputMediaPhoto(png, caption="pics"), InputMediaVideo(mp4_bytes(), duration=2)],

@@ -4,19 +4,12 @@ from __future__ import annotations
 
 import io
 
-from aiogram import Bot as AiogramBot
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import BufferedInputFile
-from telegram import Bot as PtbBot
 from telegram import InputFile
 
+from tests.clients import aiogram_bot, ptb_bot
 from tests.conftest import Wire
 from tests.media.media_helpers import image_bytes
-
-
-def origin(wire: Wire) -> str:
-    return str(wire.client.make_url("")).rstrip("/")
 
 
 async def served(wire: Wire, file_id: str) -> tuple[str, bytes]:
@@ -28,7 +21,7 @@ async def served(wire: Wire, file_id: str) -> tuple[str, bytes]:
 async def test_python_telegram_bot_send_photo_and_document(wire: Wire) -> None:
     png = image_bytes("PNG", (16, 9))
     pdf = b"%PDF-1.4\n1 0 obj\n<<>>\nendobj\n"
-    async with PtbBot(wire.token, base_url=f"{origin(wire)}/bot") as bot:
+    async with ptb_bot(wire) as bot:
         photo_msg = await bot.send_photo(4242, photo=InputFile(io.BytesIO(png), filename="chart.png"), caption="chart")
         doc_msg = await bot.send_document(4242, document=InputFile(io.BytesIO(pdf), filename="report.pdf"))
     assert (photo_msg.photo[0].width, photo_msg.photo[0].height) == (16, 9)
@@ -43,13 +36,12 @@ async def test_python_telegram_bot_send_photo_and_document(wire: Wire) -> None:
 async def test_aiogram_attach_uploads(wire: Wire) -> None:
     jpeg = image_bytes("JPEG", (30, 20))
     notes = "заметки\n".encode()
-    session = AiohttpSession(api=TelegramAPIServer.from_base(origin(wire)))
-    bot = AiogramBot(wire.token, session=session)
+    bot = aiogram_bot(wire)
     try:
         photo_msg = await bot.send_photo(4242, BufferedInputFile(jpeg, filename="cat.jpg"), caption="cat")
         doc_msg = await bot.send_document(4242, BufferedInputFile(notes, filename="notes.txt"))
     finally:
-        await session.close()
+        await bot.session.close()
     assert photo_msg.photo is not None
     sent = wire.stand.calls("sendDocument")[0].params
     assert sent["document"] == f"notes.txt ({len(notes)} bytes)"

@@ -7,24 +7,18 @@ import base64
 import contextlib
 import io
 
-from aiogram import Bot as AiogramBot
 from aiogram import Dispatcher, F
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import Message
 from telegram import Update
 from telegram.ext import ContextTypes, MessageHandler, filters
 
+from tests.clients import aiogram_bot, ptb_polling
 from tests.conftest import Wire
-from tests.media.media_helpers import image_bytes, ptb_application
+from tests.media.media_helpers import image_bytes
 
 
 def b64(data: bytes) -> str:
     return base64.b64encode(data).decode()
-
-
-def origin(wire: Wire) -> str:
-    return str(wire.client.make_url("")).rstrip("/")
 
 
 async def test_a_ptb_bot_downloads_the_persons_photo_and_document(wire: Wire) -> None:
@@ -44,29 +38,20 @@ async def test_a_ptb_bot_downloads_the_persons_photo_and_document(wire: Wire) ->
         received.append(data)
         await update.message.reply_text(f"{update.message.document.mime_type}, {len(data)} bytes")
 
-    app = ptb_application(wire)
-    app.add_handler(MessageHandler(filters.PHOTO, on_photo))
-    app.add_handler(MessageHandler(filters.Document.ALL, on_document))
+    handlers = [MessageHandler(filters.PHOTO, on_photo), MessageHandler(filters.Document.ALL, on_document)]
     png = image_bytes("PNG", (32, 24))
     pdf = b"%PDF-1.4\n" + bytes(range(256)) * 40
-    async with app:
-        await app.start()
-        assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=1)
-        try:
-            status, _ = await wire.sim(
-                "POST",
-                "/sim/file",
-                {"photo": {"name": "cat.png", "data": b64(png)}, "caption": "what is it?"},
-            )
-            assert status == 200
-            assert len(await wire.stand.wait_calls("sendMessage", 1, 5)) == 1
-            status, _ = await wire.sim("POST", "/sim/file", {"document": {"name": "paper.pdf", "data": b64(pdf)}})
-            assert status == 200
-            assert len(await wire.stand.wait_calls("sendMessage", 2, 5)) == 2
-        finally:
-            await app.updater.stop()
-            await app.stop()
+    async with ptb_polling(wire, handlers):
+        status, _ = await wire.sim(
+            "POST",
+            "/sim/file",
+            {"photo": {"name": "cat.png", "data": b64(png)}, "caption": "what is it?"},
+        )
+        assert status == 200
+        assert len(await wire.stand.wait_calls("sendMessage", 1, 5)) == 1
+        status, _ = await wire.sim("POST", "/sim/file", {"document": {"name": "paper.pdf", "data": b64(pdf)}})
+        assert status == 200
+        assert len(await wire.stand.wait_calls("sendMessage", 2, 5)) == 2
     assert received == [png, pdf]
     assert await wire.text() == (
         "[1] alice: [photo cat.png 32x24] what is it?\n"
@@ -78,8 +63,7 @@ async def test_a_ptb_bot_downloads_the_persons_photo_and_document(wire: Wire) ->
 
 
 async def test_an_aiogram_bot_downloads_a_document_and_re_sends_a_photo_by_id(wire: Wire) -> None:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(origin(wire)))
-    bot = AiogramBot(wire.token, session=session)
+    bot = aiogram_bot(wire)
     dp = Dispatcher()
     received: list[bytes] = []
 
@@ -111,7 +95,7 @@ async def test_an_aiogram_bot_downloads_a_document_and_re_sends_a_photo_by_id(wi
         await dp.stop_polling()
         with contextlib.suppress(asyncio.CancelledError):
             await polling
-        await session.close()
+        await bot.session.close()
     assert received == [notes]
     assert sent.response["result"]["photo"][0]["file_id"] == "file_2"
     assert list(wire.stand.world.files) == ["file_1", "file_2"]

@@ -4,23 +4,18 @@ from __future__ import annotations
 
 import io
 
-from aiogram import Bot as AiogramBot
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import BufferedInputFile
-from telegram import Bot as PtbBot
 from telegram import InputFile
 
+from tests.clients import aiogram_bot, ptb_bot
 from tests.conftest import Wire
 from tests.media.media_helpers import image_bytes, mp4_bytes, wav_bytes
-from tests.media.test_clients import origin
 
 
 async def test_python_telegram_bot_media_echo(wire: Wire) -> None:
     """Sticker, voice and video go up, come back typed, and go out again by file id (what an echo bot does)."""
     webp = image_bytes("WEBP", (512, 512))
-    api = origin(wire)
-    async with PtbBot(wire.token, base_url=f"{api}/bot", base_file_url=f"{api}/file/bot") as bot:
+    async with ptb_bot(wire) as bot:
         sticker = await bot.send_sticker(4242, InputFile(io.BytesIO(webp), filename="s.webp"), emoji="🔥")
         voice = await bot.send_voice(4242, InputFile(io.BytesIO(wav_bytes(2)), filename="v.wav"))
         video = await bot.send_video(
@@ -45,14 +40,13 @@ async def test_python_telegram_bot_media_echo(wire: Wire) -> None:
 
 
 async def test_aiogram_animation_audio_and_video_note(wire: Wire) -> None:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(origin(wire)))
-    bot = AiogramBot(wire.token, session=session)
+    bot = aiogram_bot(wire)
     try:
         anim = await bot.send_animation(4242, BufferedInputFile(image_bytes("GIF", (8, 6)), filename="a.gif"))
         audio = await bot.send_audio(4242, BufferedInputFile(wav_bytes(4), filename="t.wav"), title="Tone")
         note = await bot.send_video_note(4242, BufferedInputFile(mp4_bytes(), filename="n.mp4"), length=200)
     finally:
-        await session.close()
+        await bot.session.close()
     assert anim.animation is not None
     assert (anim.animation.width, anim.animation.height) == (8, 6)
     assert anim.document is not None

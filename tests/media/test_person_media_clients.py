@@ -7,25 +7,19 @@ import asyncio
 import contextlib
 import io
 
-from aiogram import Bot as AiogramBot
 from aiogram import Dispatcher, F
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import Message
 from telegram import Update
 from telegram.ext import ContextTypes, MessageHandler, filters
 
+from tests.clients import aiogram_bot, ptb_polling
 from tests.conftest import Wire
-from tests.media.media_helpers import image_bytes, mp4_bytes, ptb_application
+from tests.media.media_helpers import image_bytes, mp4_bytes
 from tests.media.test_person_media import OGG, b64
 
 VOICE = OGG + b"voice" * 20
 VIDEO = mp4_bytes() + b"frames" * 20
 PNG = image_bytes("PNG", (20, 10))
-
-
-def origin(wire: Wire) -> str:
-    return str(wire.client.make_url("")).rstrip("/")
 
 
 async def person_sends_voice_video_album(wire: Wire) -> str:
@@ -72,19 +66,9 @@ async def test_a_ptb_bot_gets_a_voice_a_video_and_an_album(wire: Wire) -> None:
         downloads.append(bytes(await (await message.photo[-1].get_file()).download_as_bytearray()))
         await message.reply_text(f"photo {message.caption} in {message.media_group_id}")
 
-    app = ptb_application(wire)
-    app.add_handler(MessageHandler(filters.VOICE, on_voice))
-    app.add_handler(MessageHandler(filters.VIDEO, on_video))
-    app.add_handler(MessageHandler(filters.PHOTO, on_photo))
-    async with app:
-        await app.start()
-        assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=1)
-        try:
-            group = await person_sends_voice_video_album(wire)
-        finally:
-            await app.updater.stop()
-            await app.stop()
+    handlers = [MessageHandler(f, on) for f, on in ((filters.VOICE, on_voice), (filters.VIDEO, on_video))]
+    async with ptb_polling(wire, [*handlers, MessageHandler(filters.PHOTO, on_photo)]):
+        group = await person_sends_voice_video_album(wire)
     assert downloads == [VOICE, VIDEO, PNG, VIDEO]
     assert await wire.text() == (
         "[1] alice: [voice 3s]\n"
@@ -98,8 +82,7 @@ async def test_a_ptb_bot_gets_a_voice_a_video_and_an_album(wire: Wire) -> None:
 
 
 async def test_an_aiogram_bot_gets_a_voice_a_video_and_an_album(wire: Wire) -> None:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(origin(wire)))
-    bot = AiogramBot(wire.token, session=session)
+    bot = aiogram_bot(wire)
     dp = Dispatcher()
     downloads: list[bytes] = []
 
@@ -135,7 +118,7 @@ async def test_an_aiogram_bot_gets_a_voice_a_video_and_an_album(wire: Wire) -> N
         await dp.stop_polling()
         with contextlib.suppress(asyncio.CancelledError):
             await polling
-        await session.close()
+        await bot.session.close()
     assert downloads == [VOICE, VIDEO, PNG, VIDEO]
     assert await wire.text() == (
         "[1] alice: [voice 3s]\n"

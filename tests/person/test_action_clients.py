@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from aiogram import Bot as AiogramBot
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
-from telegram import Bot as PtbBot
 from telegram import MessageOriginChannel, MessageOriginHiddenUser, MessageOriginUser, ReactionTypeEmoji
 
+from tests.clients import aiogram_bot, ptb_bot
 from tests.conftest import Wire
 from tests.person.test_actions import BOB, bot_poll
 
@@ -25,10 +22,6 @@ KINDS = [
 ]
 
 
-def origin(wire: Wire) -> str:
-    return str(wire.client.make_url("")).rstrip("/")
-
-
 async def act(wire: Wire, path: str, body: dict[str, Any]) -> dict[str, Any]:
     status, answer = await wire.sim("POST", path, body)
     assert status == 200, answer
@@ -36,7 +29,7 @@ async def act(wire: Wire, path: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 async def test_ptb_reads_edits_reactions_votes_forwards_and_quotes(wire: Wire) -> None:
-    async with PtbBot(wire.token, base_url=f"{origin(wire)}/bot") as bot:
+    async with ptb_bot(wire) as bot:
         await bot.get_updates(timeout=0, allowed_updates=KINDS)
         group = (await act(wire, "/sim/chats", {"title": "Club", "members": ["bob"], "admins": [123]}))["chat"]["id"]
         channel = (await act(wire, "/sim/chats", {"type": "channel", "title": "News", "admins": [123]}))["chat"]["id"]
@@ -80,8 +73,7 @@ async def test_ptb_reads_edits_reactions_votes_forwards_and_quotes(wire: Wire) -
 
 
 async def test_aiogram_reads_shares_and_channel_reaction_counts(wire: Wire) -> None:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(origin(wire)))
-    bot = AiogramBot(wire.token, session=session)
+    bot = aiogram_bot(wire)
     try:
         await bot.get_updates(timeout=0, allowed_updates=KINDS)
         channel = (await act(wire, "/sim/chats", {"type": "channel", "title": "News", "admins": [123]}))["chat"]["id"]
@@ -94,7 +86,7 @@ async def test_aiogram_reads_shares_and_channel_reaction_counts(wire: Wire) -> N
         await act(wire, "/sim/react", {"chat_id": channel, "message_id": post.message_id, "emoji": ["❤"]})
         updates = await bot.get_updates(timeout=0)
     finally:
-        await session.close()
+        await bot.session.close()
     venue, dice, live, count = updates[-4:]
     assert venue.message is not None
     assert venue.message.venue is not None

@@ -230,6 +230,42 @@ async def test_forwards_carry_each_origin(wire: Wire) -> None:
     assert refused["error"] == "origin.type is user, hidden_user, chat or channel"
 
 
+async def test_a_persons_forward_of_a_forward_keeps_the_first_origin(wire: Wire) -> None:
+    await wire.ok("getMe")
+    channel = await act(wire, "/sim/chats", {"type": "channel", "title": "News", "admins": [123]})
+    news = channel["chat"]["id"]
+    post = await wire.ok("sendMessage", chat_id=news, text="breaking")
+    first = await wire.ok("forwardMessage", chat_id=4242, from_chat_id=news, message_id=post["message_id"])
+    await updates(wire)
+    await act(wire, "/sim/forward", {"from_chat_id": 4242, "message_id": first["message_id"]})
+    [again] = [u["message"] for u in await updates(wire) if "message" in u]
+    assert again["forward_origin"] == first["forward_origin"]
+    assert (again["forward_origin"]["type"], again["forward_origin"]["message_id"]) == ("channel", post["message_id"])
+    assert (again["from"]["id"], again["text"]) == (4242, "breaking")
+
+
+async def test_a_persons_forward_keeps_the_formatting(wire: Wire) -> None:
+    sent = await wire.ok("sendMessage", chat_id=4242, text="<b>bold</b> and https://example.com", parse_mode="HTML")
+    await updates(wire)
+    await act(wire, "/sim/forward", {"from_chat_id": 4242, "message_id": sent["message_id"]})
+    [fwd] = [u["message"] for u in await updates(wire) if "message" in u]
+    assert fwd["text"] == sent["text"]
+    assert fwd["entities"] == sent["entities"]
+    assert [e["type"] for e in fwd["entities"]] == ["bold", "url"]
+
+
+async def test_a_persons_forward_of_someone_who_hides_forwards_names_them_only(wire: Wire) -> None:
+    await wire.ok("getMe")
+    group = await act(wire, "/sim/chats", {"title": "Club", "members": ["bob"]})
+    await act(wire, "/sim/privacy", {"username": "bob", "user_id": BOB, "hide_forwards": True})
+    said = await wire.say("from bob", chat_id=group["chat"]["id"], username="bob", user_id=BOB)
+    await updates(wire)
+    await act(wire, "/sim/forward", {"from_chat_id": group["chat"]["id"], "message_id": said["message_id"]})
+    [fwd] = [u["message"] for u in await updates(wire) if "message" in u]
+    assert fwd["forward_origin"] == {"type": "hidden_user", "sender_user_name": "Bob", "date": fwd["date"]}
+    assert "[forwarded from Bob] from bob" in await wire.text()
+
+
 async def test_quotes(wire: Wire) -> None:
     await wire.ok("sendMessage", chat_id=4242, text="Привет, world")
     await wire.say("yes", reply_to_message_id=1, quote="world")

@@ -4,20 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from aiogram import Bot as AiogramBot
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import KeyboardButton as AgButton
 from aiogram.types import KeyboardButtonRequestChat, KeyboardButtonRequestUsers, WebAppInfo
 from aiogram.types import ReplyKeyboardMarkup as AgMarkup
-from telegram import Bot as PtbBot
 from telegram import KeyboardButton, ReplyKeyboardMarkup, ReplyKeyboardRemove
 
+from tests.clients import aiogram_bot, ptb_bot
 from tests.conftest import Wire
-
-
-def origin(wire: Wire) -> str:
-    return str(wire.client.make_url("")).rstrip("/")
 
 
 async def press(wire: Wire, **body: Any) -> None:
@@ -27,7 +20,7 @@ async def press(wire: Wire, **body: Any) -> None:
 
 async def test_ptb_conversation_with_a_gender_keyboard_and_a_location_step(wire: Wire) -> None:
     """The shape of PTB's conversationbot example: [Boy] [Girl] [Other], then the person's location."""
-    async with PtbBot(wire.token, base_url=f"{origin(wire)}/bot") as bot:
+    async with ptb_bot(wire) as bot:
         await bot.send_message(
             4242,
             "Are you a boy or a girl?",
@@ -69,8 +62,7 @@ async def test_aiogram_parses_contact_users_chat_and_web_app_data(wire: Wire) ->
         ],
         resize_keyboard=True,
     )
-    session = AiohttpSession(api=TelegramAPIServer.from_base(origin(wire)))
-    bot = AiogramBot(wire.token, session=session)
+    bot = aiogram_bot(wire)
     try:
         await bot.send_message(4242, "share", reply_markup=markup)
         await press(wire, label="Phone")
@@ -79,7 +71,7 @@ async def test_aiogram_parses_contact_users_chat_and_web_app_data(wire: Wire) ->
         await press(wire, label="Group", chat=made["chat"]["id"])
         updates = await bot.get_updates(timeout=0)
     finally:
-        await session.close()
+        await bot.session.close()
     messages = [u.message for u in updates]
     assert all(m is not None for m in messages)
     contact, app, friend, group = (m for m in messages if m is not None)

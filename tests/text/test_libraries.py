@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from aiogram import Bot as AiogramBot
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.utils import formatting as fmt
 from aiogram.utils import markdown as md
 from aiogram.utils.text_decorations import html_decoration, markdown_decoration
-from telegram import Bot as PtbBot
 from telegram.error import BadRequest
 
+from tests.clients import aiogram_bot, ptb_bot
 from tests.conftest import Wire
 
 HTML_SAMPLES = [
@@ -25,13 +22,9 @@ HTML_SAMPLES = [
 ]
 
 
-def origin(wire: Wire) -> str:
-    return str(wire.client.make_url("")).rstrip("/")
-
-
 async def test_python_telegram_bot_reply_html_and_markdown_v2_round_trip(wire: Wire) -> None:
     await wire.say("hi")
-    async with PtbBot(wire.token, base_url=f"{origin(wire)}/bot") as bot:
+    async with ptb_bot(wire) as bot:
         [update] = await bot.get_updates()
         assert update.message is not None
         for html in HTML_SAMPLES:
@@ -66,8 +59,7 @@ async def test_python_telegram_bot_reply_html_and_markdown_v2_round_trip(wire: W
 
 
 async def test_aiogram_formatting_entities_and_html_helpers(wire: Wire) -> None:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(origin(wire)))
-    bot = AiogramBot(wire.token, session=session)
+    bot = aiogram_bot(wire)
     try:
         content = fmt.Text(
             fmt.Bold("Total:"), " ", fmt.Code("42"), "\n", fmt.Italic("ünïcode 🙂 ", fmt.Underline("nested")), " ",
@@ -94,4 +86,4 @@ async def test_aiogram_formatting_entities_and_html_helpers(wire: Wire) -> None:
         with pytest.raises(TelegramBadRequest, match='Unsupported start tag "br" at byte offset 2'):
             await bot.send_message(4242, "a <br> b", parse_mode="HTML")
     finally:
-        await session.close()
+        await bot.session.close()

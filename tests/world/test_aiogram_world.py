@@ -3,39 +3,28 @@ group, /ban by an admin bot and by one that is not, a blocked bot, and a forum t
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 
 from aiogram import Bot, Dispatcher, F
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import IS_MEMBER, IS_NOT_MEMBER, PROMOTED_TRANSITION, ChatMemberUpdatedFilter, Command
 from aiogram.types import ChatMemberUpdated, Message
 
+from tests.clients import aiogram_bot, aiogram_polling
 from tests.conftest import Wire
 from tests.world.helpers import BOB, BOT, MOD, MOD_TOKEN, add_bot, bot_lines, make_chat, sim_ok
 
 
 @contextlib.asynccontextmanager
 async def polling(wire: Wire, token: str, setup: Callable[[Dispatcher], None]) -> AsyncIterator[Bot]:
-    api = TelegramAPIServer.from_base(str(wire.client.make_url("/")).rstrip("/"))
-    bot = Bot(token=token, session=AiohttpSession(api=api))
+    bot = aiogram_bot(wire, token)
     dp = Dispatcher()
     setup(dp)
-    task = asyncio.create_task(
-        dp.start_polling(bot, polling_timeout=1, handle_signals=False, allowed_updates=dp.resolve_used_update_types())
-    )
-    try:
+    async with aiogram_polling(bot, dp, allowed_updates=dp.resolve_used_update_types()):
         await wire.ok("getMe", token=token)
         assert await wire.stand.wait_polling(5, wire.stand.tokens[token])
         yield bot
-    finally:
-        await dp.stop_polling()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        await bot.session.close()
 
 
 def welcome(dp: Dispatcher) -> None:

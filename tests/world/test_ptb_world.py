@@ -9,8 +9,9 @@ from typing import Any
 
 from telegram import ChatMember, Update
 from telegram.error import BadRequest, Forbidden
-from telegram.ext import Application, ChatMemberHandler, CommandHandler, ContextTypes, MessageHandler, filters
+from telegram.ext import ChatMemberHandler, CommandHandler, ContextTypes, MessageHandler, filters
 
+from tests.clients import PtbApp, ptb_polling
 from tests.conftest import Wire
 from tests.world.helpers import BOB, BOT, MOD, MOD_TOKEN, add_bot, bot_lines, make_chat, sim_ok
 
@@ -18,21 +19,10 @@ PRESENT = (ChatMember.MEMBER, ChatMember.ADMINISTRATOR, ChatMember.OWNER, ChatMe
 
 
 @contextlib.asynccontextmanager
-async def running(wire: Wire, token: str, *handlers: Any) -> AsyncIterator[Application[Any, Any, Any, Any, Any, Any]]:
-    app = Application.builder().token(token).base_url(str(wire.client.make_url("/bot"))).build()
-    for handler in handlers:
-        app.add_handler(handler)
-    await app.initialize()
-    await app.start()
-    assert app.updater is not None
-    await app.updater.start_polling(poll_interval=0, timeout=1, allowed_updates=Update.ALL_TYPES)
-    assert await wire.stand.wait_polling(5, wire.stand.tokens[token])  # subscribed before the story starts
-    try:
+async def running(wire: Wire, token: str, *handlers: Any) -> AsyncIterator[PtbApp]:
+    async with ptb_polling(wire, handlers, Update.ALL_TYPES, token) as app:
+        assert await wire.stand.wait_polling(5, wire.stand.tokens[token])  # subscribed before the story starts
         yield app
-    finally:
-        await app.updater.stop()
-        await app.stop()
-        await app.shutdown()
 
 
 async def greet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tgfake.botapi.common import chat_id, entities_json, parse_caption, post_message
+from tgfake import errors
+from tgfake.botapi.common import caption_fields, chat_id, parse_caption, post_message
+from tgfake.botapi.fields import required_json
 from tgfake.botapi.media import new_media
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import StoredFile
@@ -20,7 +22,7 @@ from tgfake.content import Media
 from tgfake.errors import bad_request
 from tgfake.filestore import FILE_TOO_BIG, for_resend
 from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES
-from tgfake.params import Params, Upload, loads
+from tgfake.params import Params, Upload
 from tgfake.text import FormattedText
 from tgfake.wire import ATTACH, compact
 
@@ -30,8 +32,6 @@ if TYPE_CHECKING:
 MAX_ALBUM = 10
 ALBUM_KINDS = ("photo", "video", "audio", "document")
 
-PARSE_MEDIA = "Bad Request: can't parse media JSON object"
-NOT_ARRAY = "Bad Request: expected an Array of InputMedia"
 BAD_ITEM = "Bad Request: can't parse InputMedia: {problem}"
 NO_MESSAGES = "Bad Request: there are no messages to send"
 TOO_MANY = "Bad Request: too many messages to send as an album"
@@ -87,15 +87,9 @@ def _check_mix(kinds: list[str]) -> None:
 async def send_media_group(ctx: BotCall, p: Params) -> Any:
     """An album: an array of the messages sent, each with the album's ``media_group_id`` and its own caption."""
     cid = chat_id(p)
-    raw = p.text("media")
-    if not raw:
-        raise bad_request('Bad Request: parameter "media" is required')
-    try:
-        items = loads(raw)
-    except ValueError:
-        raise bad_request(PARSE_MEDIA) from None
+    items = required_json(p, "media", errors.MEDIA_GROUP_BAD_JSON)
     if not isinstance(items, list):
-        raise bad_request(NOT_ARRAY)
+        raise bad_request(errors.MEDIA_GROUP_NOT_ARRAY)
     parsed = [input_media(ctx, p, item) for item in items]
     if not parsed:
         raise bad_request(NO_MESSAGES)
@@ -117,8 +111,7 @@ async def send_media_group(ctx: BotCall, p: Params) -> Any:
                 cid,
                 None,
                 attach=attach,
-                caption=caption.text,
-                entities=entities_json(ctx, caption),
+                **caption_fields(ctx, caption),
                 media_group_id=group,
             )
         )

@@ -13,6 +13,7 @@ from tgfake.errors import bad_request
 from tgfake.params import Params, loads, parse_int
 from tgfake.reply_keyboards import ReplyMarkup
 from tgfake.text import FormattedText, format_text, utf16_len
+from tgfake.world import visibility
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
@@ -59,6 +60,13 @@ def user_json(ctx: BotCall, user_id: int) -> dict[str, Any]:
 
 def entities_json(ctx: BotCall, text: FormattedText) -> list[dict[str, Any]]:
     return text.entities_json(lambda uid: user_json(ctx, uid))
+
+
+def caption_fields(ctx: BotCall, caption: FormattedText | None) -> dict[str, Any]:
+    """A new message's ``caption`` and its entities as post_message stores them (none: an uncaptioned kind)."""
+    if caption is None:
+        return {"caption": "", "entities": []}
+    return {"caption": caption.text, "entities": entities_json(ctx, caption)}
 
 
 def reply_target(p: Params, chat: Chat) -> tuple[int | None, dict[str, Any] | None]:
@@ -136,6 +144,23 @@ def _quoted(target: StoredMessage, quote: FormattedText, position: int) -> dict[
     out["position"] = at
     out["is_manual"] = True
     return out
+
+
+def checked_chat(ctx: BotCall, cid: int, *, write: bool = True) -> Chat:
+    """``check_chat``: a chat the stand has for this bot (else ``chat not found``) where it may read or write."""
+    chat = ctx.chat(cid)
+    if chat is None:
+        raise bad_request(errors.CHAT_NOT_FOUND)
+    visibility.check_access(chat, ctx.bot, write=write)
+    return chat
+
+
+def named_message(chat: Chat, p: Params, what: str) -> StoredMessage:
+    """``check_message``: the live message ``message_id`` names in ``chat``, else ``<what> not found``."""
+    msg = chat.live(parse_int(p.text("message_id")) or 0)
+    if msg is None:
+        raise bad_request(errors.MESSAGE_TO_NOT_FOUND.format(what=what))
+    return msg
 
 
 def own_message(ctx: BotCall, p: Params) -> tuple[Chat, StoredMessage]:

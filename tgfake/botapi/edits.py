@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from tgfake import errors
 from tgfake.botapi.albums import input_media
 from tgfake.botapi.common import caption_text, entities_json, own_message
+from tgfake.botapi.fields import required_json
 from tgfake.botapi.forwards import ORIGIN
 from tgfake.botapi.inline import inline_target
 from tgfake.botapi.keyboards import parse_inline_keyboard, same_keyboard
@@ -24,7 +25,7 @@ from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, Keyboard, StoredMessage
 from tgfake.content import CAPTIONED, Media
 from tgfake.errors import bad_request
-from tgfake.params import Params, loads, parse_int
+from tgfake.params import Params, parse_int
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
@@ -95,13 +96,7 @@ async def edit_message_media(ctx: BotCall, p: Params) -> Any:
     In an album the new content must be album content, and audio and documents stay among their own kind.
     """
     keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(parse_int(p.text("chat_id")) or 0))
-    raw = p.text("media")
-    if not raw:
-        raise bad_request(errors.PARAMETER_REQUIRED.format(name="media"))
-    try:
-        value = loads(raw)
-    except ValueError:
-        raise bad_request(errors.INPUT_MEDIA_BAD) from None
+    value = required_json(p, "media", errors.INPUT_MEDIA_BAD)
     kind, caption, make = input_media(ctx, p, value, for_album=False)
     chat, msg = target(ctx, p)
     if not editable(ctx, msg) or (msg.media is not None and msg.media.kind not in MEDIA_KINDS):

@@ -51,6 +51,18 @@ def decode_param(p: Params, name: str, what: str) -> Any:
         raise bad_request(errors.CANT_PARSE_JSON.format(what=what)) from None
 
 
+def required_json(p: Params, name: str, bad: str, missing: str = "") -> Any:
+    """A required JSON parameter decoded: absent or empty is ``missing`` (else ``parameter "<name>" is required``),
+    text that is not JSON is ``bad``; each method's words for the two come from Client.cpp."""
+    raw = p.text(name)
+    if not raw:
+        raise bad_request(missing or errors.PARAMETER_REQUIRED.format(name=name))
+    try:
+        return loads(raw)
+    except ValueError:
+        raise bad_request(bad) from None
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 

@@ -21,20 +21,20 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.botapi.common import caption_text, chat_id, entities_json, post_message
+from tgfake.botapi.common import caption_fields, caption_text, chat_id, checked_chat, named_message, post_message
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, StoredMessage
 from tgfake.errors import bad_request
+from tgfake.extras import ORIGIN as ORIGIN  # edits.py reads it from here too
+from tgfake.extras import origin_of
 from tgfake.params import Params, loads, parse_int
-from tgfake.world import visibility
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
 
 MAX_IDS = 100
 INT32 = 2**31
-ORIGIN = "forward_origin"
 
 # What a message with a service dict may be and still travel: the stand keeps games and invoices as service dicts.
 TRAVELLING_SERVICE = frozenset({"game", "invoice"})
@@ -63,22 +63,6 @@ def duplicate(src: StoredMessage, **changes: Any) -> StoredMessage:
         if f.name != "sender":  # the account is shared; a poll's votes or a media's fields are not
             setattr(fresh, f.name, copy.deepcopy(getattr(fresh, f.name)))
     return fresh
-
-
-def origin_of(chat: Chat, msg: StoredMessage) -> dict[str, Any]:
-    """The ``forward_origin`` of a stored message (its own, if it was itself forwarded), as JsonMessageOrigin."""
-    kept = msg.extra.get(ORIGIN)
-    if kept is not None:
-        return dict(kept)
-    if chat.type == "channel":
-        return {"type": "channel", "chat": chat.json(), "message_id": msg.message_id, "date": msg.date}
-    sender = msg.sender
-    if sender is None:
-        return {"type": "chat", "sender_chat": chat.json(), "date": msg.date}
-    if sender.hides_forwards and not sender.is_bot:
-        name = " ".join(x for x in (sender.first_name, sender.last_name) if x)
-        return {"type": "hidden_user", "sender_user_name": name, "date": msg.date}
-    return {"type": "user", "sender_user": sender.json(), "date": msg.date}
 
 
 def _with_origin(msg: StoredMessage, origin: dict[str, Any] | None) -> dict[str, Any]:
@@ -111,20 +95,13 @@ def travels(ctx: BotCall, msg: StoredMessage, *, is_copy: bool) -> bool:
 
 
 def source_chat(ctx: BotCall, p: Params) -> Chat:
-    """``from_chat_id`` as ``check_chat`` reads it for reading: a chat the stand has for this bot, one it may read."""
-    chat = ctx.chat(parse_int(p.text("from_chat_id")) or 0)
-    if chat is None:
-        raise bad_request(errors.CHAT_NOT_FOUND)
-    visibility.check_access(chat, ctx.bot, write=False)
-    return chat
+    """``from_chat_id`` as ``check_chat`` reads it for reading."""
+    return checked_chat(ctx, parse_int(p.text("from_chat_id")) or 0, write=False)
 
 
 def source_message(ctx: BotCall, p: Params, what: str) -> tuple[Chat, StoredMessage]:
     chat = source_chat(ctx, p)
-    msg = chat.live(parse_int(p.text("message_id")) or 0)
-    if msg is None:
-        raise bad_request(errors.MESSAGE_TO_NOT_FOUND.format(what=what))
-    return chat, msg
+    return chat, named_message(chat, p, what)
 
 
 def message_ids(p: Params) -> list[int]:
@@ -159,10 +136,8 @@ def _new_caption(ctx: BotCall, p: Params, src: StoredMessage, *, remove: bool = 
         return {"caption": "", "entities": [], "caption_above": False}
     if "caption" not in p.values:
         return {}
-    text = caption_text(p)
     return {
-        "caption": text.text,
-        "entities": entities_json(ctx, text),
+        **caption_fields(ctx, caption_text(p)),
         "parse_mode": p.text("parse_mode"),
         "caption_above": p.flag("show_caption_above_media"),
     }

@@ -15,7 +15,7 @@ from tgfake.botapi import fields
 from tgfake.botapi.fields import FieldError
 from tgfake.botapi.registry import bot_method
 from tgfake.errors import bad_request
-from tgfake.params import Params, loads
+from tgfake.params import Params
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
@@ -26,13 +26,7 @@ REFUSAL_ONLY = True
 @bot_method("answerGuestQuery")
 async def answer_guest_query(ctx: BotCall, p: Params) -> Any:
     """``result`` checked as an InlineQueryResult's outline; no guest query is open, so ``query ID is invalid``."""
-    raw = p.text("result")
-    if not raw:
-        raise bad_request(errors.RESULT_NOT_SPECIFIED)
-    try:
-        value = loads(raw)
-    except ValueError:
-        raise bad_request(errors.RESULT_BAD_JSON) from None
+    value = fields.required_json(p, "result", errors.RESULT_BAD_JSON, missing=errors.RESULT_NOT_SPECIFIED)
     if not isinstance(value, dict):
         raise bad_request(errors.RESULT_NOT_OBJECT)
     try:

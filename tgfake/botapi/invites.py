@@ -98,7 +98,7 @@ async def create_chat_invite_link(ctx: BotCall, p: Params) -> Any:
 
 @bot_method("createChatSubscriptionInviteLink")
 async def create_chat_subscription_invite_link(ctx: BotCall, p: Params) -> Any:
-    """A paid link (period in seconds, price in Stars); payments themselves are not modelled."""
+    """A paid link (period in seconds, price in Stars); paying for the subscription is not modelled."""
     name = clean_name(p.text("name"), MAX_LINK_NAME)
     period = int_arg(p, "subscription_period", 0, MAX_PERIOD)
     price = int_arg(p, "subscription_price", 0, MAX_PRICE)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tgfake.botapi.common import caption_text, chat_id, entities_json, post_message
+from tgfake.botapi.common import caption_fields, caption_text, chat_id, post_message
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import StoredFile
@@ -138,8 +138,7 @@ async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
         cid,
         keyboard,
         attach=attach,
-        caption=caption.text if caption is not None else "",
-        entities=entities_json(ctx, caption) if caption is not None else [],
+        **caption_fields(ctx, caption),
         parse_mode=p.text("parse_mode"),
     )
 
@@ -179,8 +178,7 @@ async def send_live_photo(ctx: BotCall, p: Params) -> Any:
         cid,
         keyboard,
         attach=attach,
-        caption=caption.text,
-        entities=entities_json(ctx, caption),
+        **caption_fields(ctx, caption),
         parse_mode=p.text("parse_mode"),
         caption_above=p.flag("show_caption_above_media"),
     )

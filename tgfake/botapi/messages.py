@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.botapi.common import chat_id, entities_json, message_text, own_message, post_message
+from tgfake.botapi.common import chat_id, checked_chat, entities_json, message_text, own_message, post_message
 from tgfake.botapi.forwards import message_ids
 from tgfake.botapi.inline import inline_target
 from tgfake.botapi.keyboards import parse_inline_keyboard, parse_send_markup, same_keyboard
@@ -13,7 +13,6 @@ from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, StoredMessage
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
-from tgfake.world import visibility
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
@@ -92,15 +91,6 @@ def deletion_refused(ctx: BotCall, chat: Chat, msg: StoredMessage) -> str | None
     return None if allowed and age <= TWO_DAYS else errors.CANT_DELETE_FOR_EVERYONE
 
 
-def deletable_chat(ctx: BotCall, p: Params) -> Chat:
-    """``check_chat`` for writing: a chat the stand has for this bot, where it may write."""
-    chat = ctx.chat(chat_id(p))
-    if chat is None:
-        raise bad_request(errors.CHAT_NOT_FOUND)
-    visibility.check_access(chat, ctx.bot)
-    return chat
-
-
 @bot_method("deleteMessage")
 async def delete_message(ctx: BotCall, p: Params) -> Any:
     """The bot's and the person's messages, as the rights allow; the message is flagged, not removed, so history
@@ -122,7 +112,7 @@ async def delete_messages(ctx: BotCall, p: Params) -> Any:
     """1-100 ids; missing ones are skipped, and either every found message is deleted or none (the first one the
     bot may not delete names the refusal)."""
     ids = message_ids(p)
-    chat = deletable_chat(ctx, p)
+    chat = checked_chat(ctx, chat_id(p))
     found = [m for m in (chat.live(i) for i in ids) if m is not None]
     for msg in found:
         refused = deletion_refused(ctx, chat, msg)

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi import fields
-from tgfake.botapi.common import caption_text, chat_id, entities_json, post_message
-from tgfake.botapi.fields import FieldError
+from tgfake.botapi.common import caption_fields, caption_text, chat_id, post_message
+from tgfake.botapi.fields import FieldError, required_json
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.media import new_media
 from tgfake.botapi.registry import bot_method
@@ -28,7 +28,7 @@ from tgfake.content import Media, media_json
 from tgfake.errors import bad_request
 from tgfake.filestore import FILE_TOO_BIG, for_resend
 from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES
-from tgfake.params import Params, Upload, loads
+from tgfake.params import Params, Upload
 from tgfake.wire import ATTACH
 from tgfake.world.payments import PaidOffer
 
@@ -98,13 +98,7 @@ def _item_json(kind: str, made: Media, still: Media | None) -> dict[str, Any]:
 async def send_paid_media(ctx: BotCall, p: Params) -> Any:
     """Paid photos and videos (1-10, 1-1000000 Stars); the person sees previews until ``POST /sim/pay`` buys them."""
     star_count = max(0, min(to_integer(p.text("star_count")), 1_000_000_000))
-    raw = p.text("media")
-    if not raw:
-        raise bad_request(errors.PARAMETER_REQUIRED.format(name="media"))
-    try:
-        value = loads(raw)
-    except ValueError:
-        raise bad_request(errors.PAID_MEDIA_BAD_JSON) from None
+    value = required_json(p, "media", errors.PAID_MEDIA_BAD_JSON)
     if not isinstance(value, list):
         raise bad_request(errors.PAID_MEDIA_NOT_ARRAY)
     try:
@@ -139,8 +133,7 @@ async def send_paid_media(ctx: BotCall, p: Params) -> Any:
         cid,
         keyboard,
         attach=attach,
-        caption=caption.text,
-        entities=entities_json(ctx, caption),
+        **caption_fields(ctx, caption),
         parse_mode=p.text("parse_mode"),
     )
     message_id = int(sent["message_id"])

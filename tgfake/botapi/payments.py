@@ -93,11 +93,7 @@ def read_invoice(ctx: BotCall, p: Params) -> Invoice:
     payload = _required(p, "payload")
     provider_token = p.text("provider_token")
     currency = _required(p, "currency")
-    raw_prices = _required(p, "prices")
-    try:
-        prices_value = loads(raw_prices)
-    except ValueError:
-        raise bad_request(errors.CANT_PARSE_JSON.format(what="prices")) from None
+    prices_value = fields.required_json(p, "prices", errors.CANT_PARSE_JSON.format(what="prices"))
     try:
         prices = labeled_prices(prices_value)
     except FieldError as exc:
@@ -181,11 +177,7 @@ async def create_invoice_link(ctx: BotCall, p: Params) -> Any:
 # --- the bot's answers ---------------------------------------------------------------------------------------------
 def shipping_options(p: Params) -> list[dict[str, Any]]:
     """``get_shipping_options``: a non-empty array of {id, title, prices}."""
-    raw = _required(p, "shipping_options")
-    try:
-        value = loads(raw)
-    except ValueError:
-        raise bad_request(errors.SHIPPING_OPTIONS_BAD) from None
+    value = fields.required_json(p, "shipping_options", errors.SHIPPING_OPTIONS_BAD)
     if not isinstance(value, list):
         raise bad_request(errors.SHIPPING_OPTIONS_NOT_ARRAY)
     options = []

@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.botapi.common import chat_id
+from tgfake.botapi.common import chat_id, checked_chat, named_message
+from tgfake.botapi.fields import FieldError, required_long, required_string
 from tgfake.botapi.registry import bot_method
 from tgfake.botapi.schema import to_integer
 from tgfake.chats import Chat, StoredMessage
@@ -114,30 +115,18 @@ def _problem(text: str) -> Any:
 
 
 def _reaction(value: Any) -> dict[str, Any]:
-    """``get_reaction_type``: an object with ``type`` emoji (``emoji``) or custom_emoji (``custom_emoji_id``)."""
+    """``get_reaction_type``: an object with ``type`` emoji (``emoji``) or custom_emoji (``custom_emoji_id``), its
+    fields read as TDLib's JsonObject reads them (a String field takes a Number's text, a Long a String of digits)."""
     if not isinstance(value, dict):
         raise _problem(errors.NOT_AN_OBJECT)
-    kind = value.get("type")
-    if kind is None:
-        raise _problem(errors.FIELD_MISSING.format(name="type"))
-    if not isinstance(kind, str):
-        raise _problem(errors.FIELD_NOT_STRING.format(name="type"))
-    if kind == "emoji":
-        emoji = value.get("emoji")
-        if emoji is None:
-            raise _problem(errors.FIELD_MISSING.format(name="emoji"))
-        if not isinstance(emoji, str):
-            raise _problem(errors.FIELD_NOT_STRING.format(name="emoji"))
-        return {"type": "emoji", "emoji": emoji}
-    if kind == "custom_emoji":
-        raw = value.get("custom_emoji_id")
-        if raw is None:
-            raise _problem(errors.FIELD_MISSING.format(name="custom_emoji_id"))
-        if isinstance(raw, bool) or not isinstance(raw, (int, str)):
-            raise _problem(errors.FIELD_NOT_NUMBER.format(name="custom_emoji_id"))
-        if parse_int(str(raw)) is None or str(raw).strip() != str(raw):
-            raise _problem(errors.FIELD_BAD_NUMBER.format(name="custom_emoji_id"))
-        return {"type": "custom_emoji", "custom_emoji_id": str(int(raw))}
+    try:
+        kind = required_string(value, "type")
+        if kind == "emoji":
+            return {"type": "emoji", "emoji": required_string(value, "emoji")}
+        if kind == "custom_emoji":
+            return {"type": "custom_emoji", "custom_emoji_id": str(required_long(value, "custom_emoji_id"))}
+    except FieldError as exc:
+        raise _problem(exc.message) from None
     raise _problem(errors.REACTION_TYPE_INVALID)
 
 
@@ -153,21 +142,6 @@ def parse_reactions(p: Params) -> list[dict[str, Any]]:
     if not isinstance(value, list):
         raise bad_request(errors.REACTIONS_NOT_ARRAY)
     return [_reaction(item) for item in value]
-
-
-def _message(ctx: BotCall, chat: Chat, p: Params, what: str) -> StoredMessage:
-    msg = chat.live(parse_int(p.text("message_id")) or 0)
-    if msg is None:
-        raise bad_request(errors.MESSAGE_TO_NOT_FOUND.format(what=what))
-    return msg
-
-
-def _chat(ctx: BotCall, p: Params, *, write: bool) -> Chat:
-    chat = ctx.chat(chat_id(p))
-    if chat is None:
-        raise bad_request(errors.CHAT_NOT_FOUND)
-    visibility.check_access(chat, ctx.bot, write=write)
-    return chat
 
 
 def _allowed(reaction: dict[str, Any], msg: StoredMessage) -> bool:
@@ -195,8 +169,8 @@ def announce(ctx: BotCall, chat: Chat, msg: StoredMessage, actor: dict[str, Any]
 async def set_message_reaction(ctx: BotCall, p: Params) -> Any:
     """The bot's reaction (at most one; none clears it); ``is_big`` only animates, so it is accepted and not kept."""
     reactions = parse_reactions(p)
-    chat = _chat(ctx, p, write=False)
-    msg = _message(ctx, chat, p, "message to react")
+    chat = checked_chat(ctx, chat_id(p), write=False)
+    msg = named_message(chat, p, "message to react")
     if any(r["type"] == "emoji" and not r["emoji"] for r in reactions):
         raise bad_request(errors.REACTION_EMPTY)
     if any(not _allowed(r, msg) for r in reactions):
@@ -250,8 +224,8 @@ def _remove(ctx: BotCall, chat: Chat, msg: StoredMessage, sender: int) -> None:
 async def delete_message_reaction(ctx: BotCall, p: Params) -> Any:
     """Removes one sender's reactions from one message."""
     sender = _sender(ctx, p) if p.text("user_id") else 0
-    chat = _chat(ctx, p, write=True)
-    msg = _message(ctx, chat, p, "message to delete reactions")
+    chat = checked_chat(ctx, chat_id(p))
+    msg = named_message(chat, p, "message to delete reactions")
     sender = sender or _sender(ctx, p)
     _moderate(ctx, chat, sender)
     _remove(ctx, chat, msg, sender)
@@ -262,7 +236,7 @@ async def delete_message_reaction(ctx: BotCall, p: Params) -> Any:
 async def delete_all_message_reactions(ctx: BotCall, p: Params) -> Any:
     """Removes one sender's reactions from every message of the chat (Telegram: its recent ones)."""
     sender = _sender(ctx, p) if p.text("user_id") else 0
-    chat = _chat(ctx, p, write=True)
+    chat = checked_chat(ctx, chat_id(p))
     sender = sender or _sender(ctx, p)
     _moderate(ctx, chat, sender)
     for msg in list(chat.messages.values()):

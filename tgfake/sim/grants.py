@@ -33,7 +33,7 @@ async def emoji_status_access(request: web.Request) -> web.Response:
     stand = stand_of(request)
     body = await read_body(request, EmojiStatusAccessIn)
     person = stand.person(body.user_id, body.username, body.first_name, name_from_username=False)
-    bot = stand.find_bot(body.bot) if body.bot else stand.default_bot
+    bot = stand.find_bot(body.bot)
     grants = stand.world.grants
     key = (bot.id, person.id)
     if body.allowed:

@@ -71,7 +71,7 @@ def title_of(chat: Chat) -> str:
     if chat.title:
         return chat.title
     if chat.user is not None:
-        return " ".join(n for n in (chat.user.first_name, chat.user.last_name) if n) or chat.user.handle
+        return chat.user.full_name or chat.user.handle
     return str(chat.id)
 
 

@@ -49,7 +49,7 @@ async def pay(request: web.Request) -> web.Response:
     stand = stand_of(request)
     body = await read_body(request, PayIn)
     person = stand.person(body.user_id, body.username, body.first_name, name_from_username=False)
-    bot = stand.find_bot(body.bot) if body.bot else stand.default_bot
+    bot = stand.find_bot(body.bot)
     if body.message_id and not body.link:
         chat = stand.chat_of(bot, body.chat_id or person.id)
         offer = paid_media.offer_in(stand, chat, body.message_id) if chat is not None else None

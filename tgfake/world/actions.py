@@ -15,7 +15,7 @@ from tgfake import reply_keyboards
 from tgfake.action_models import EditIn, ForwardIn, PollIn, ReactIn, ReplyButtonIn, ShareIn, TargetIn, VoteIn
 from tgfake.content import Media
 from tgfake.errors import SimError
-from tgfake.extras import reaction_counts
+from tgfake.extras import ORIGIN, origin_of, reaction_counts
 from tgfake.world import polls, visibility
 from tgfake.world.groups import account_ref
 from tgfake.world.people import DEFAULT_USER_ID
@@ -334,27 +334,18 @@ def forward(stand: Stand, body: ForwardIn) -> tuple[int, int]:
         source = source_chat.live(body.message_id) if source_chat is not None else None
         if source_chat is None or source is None:
             raise SimError(404, f"message {body.message_id} not found in chat {body.from_chat_id}")
-        origin = _stored_origin(source_chat, source, hidden=body.hidden)
+        origin = origin_of(source_chat, source, hidden=body.hidden)
         text = source.caption if source.is_media else source.text
         # A forwarded poll is the same poll (its votes are shared); other content is copied.
         media = source.media
         if media is not None and media.kind != "poll":
             media = Media(media.kind, media.file, copy.deepcopy(media.fields))
-        return stand.inject(body, text, media=media, extra={"forward_origin": origin})
+        # The text keeps its formatting, as the bot's forward does (with a mention the entities are found anew).
+        entities = None if body.mention else copy.deepcopy(source.entities)
+        return stand.inject(body, text, media=media, extra={ORIGIN: origin}, entities=entities)
     if body.origin is None or not body.text.strip():
         raise SimError(400, "give from_chat_id and message_id, or text and origin")
-    return stand.inject(body, body.text, extra={"forward_origin": _outside_origin(stand, body.origin)})
-
-
-def _stored_origin(chat: Chat, msg: StoredMessage, *, hidden: bool) -> dict[str, Any]:
-    if chat.type == "channel":
-        return {"type": "channel", "date": msg.date, "chat": chat.json(), "message_id": msg.message_id}
-    if msg.sender is None:
-        return {"type": "chat", "date": msg.date, "sender_chat": chat.json()}
-    if hidden:
-        name = " ".join(x for x in (msg.sender.first_name, msg.sender.last_name) if x)
-        return {"type": "hidden_user", "date": msg.date, "sender_user_name": name}
-    return {"type": "user", "date": msg.date, "sender_user": msg.sender.json()}
+    return stand.inject(body, body.text, extra={ORIGIN: _outside_origin(stand, body.origin)})
 
 
 def _outside_origin(stand: Stand, origin: dict[str, Any]) -> dict[str, Any]:

@@ -72,7 +72,7 @@ def order_info(invoice: Invoice, person: User, order: Order) -> dict[str, Any] |
         return None
     out: dict[str, Any] = {}
     if invoice.need_name:
-        out["name"] = order.name or " ".join(n for n in (person.first_name, person.last_name) if n)
+        out["name"] = order.name or person.full_name
     if invoice.need_phone_number:
         out["phone_number"] = order.phone_number or "15550100000"
     if invoice.need_email:
@@ -210,7 +210,7 @@ def _transaction(stand: Stand, bot: Bot, charge: Charge, person: User, signed: i
         partner["invoice_payload"] = charge.payload
     side = "source" if signed > 0 else "receiver"
     entry = {"id": charge.charge_id, "date": stand.unix_now(), side: partner, "amount": abs(signed)}
-    stand.world.payments.transactions.setdefault(bot.id, []).append({"signed": signed, "json": entry})
+    stand.world.payments.record(bot.id, signed, entry)
 
 
 def refund(stand: Stand, bot: Bot, charge: Charge) -> None:

@@ -38,6 +38,11 @@ class User:
         return out
 
     @property
+    def full_name(self) -> str:
+        """First and last name, as Telegram shows the account (a hidden forward's name, a private chat's title)."""
+        return " ".join(n for n in (self.first_name, self.last_name) if n)
+
+    @property
     def handle(self) -> str:
         """How transcripts name the account: its username, else its first name."""
         return self.username or self.first_name
