@@ -272,3 +272,19 @@ async def test_any_id_list_is_answered_200_or_a_telegram_400(wire: Wire, ids: li
         assert body["description"].startswith("Bad Request: ")
     else:
         assert all(set(m) == {"message_id"} for m in body["result"])
+
+
+async def test_a_forwarded_poll_is_the_same_poll_and_a_copied_one_is_new(wire: Wire) -> None:
+    sent = await wire.ok("sendPoll", chat_id=ALICE, question="Tea?", options=json.dumps(["Yes", "No"]))
+    group = await make_chat(wire, members=[BOT])
+    fwd = await wire.ok("forwardMessage", chat_id=group, from_chat_id=ALICE, message_id=sent["message_id"])
+    assert fwd["poll"]["id"] == sent["poll"]["id"]
+    copied = await wire.ok("copyMessage", chat_id=group, from_chat_id=ALICE, message_id=sent["message_id"])
+    await sim_ok(wire, "/sim/vote", {"chat_id": group, "message_id": fwd["message_id"], "options": [0]})
+    views = {m["message_id"]: m for m in (await wire.sim("GET", f"/sim/chat/{group}"))[1]["messages"]}
+    original = {m["message_id"]: m for m in (await wire.sim("GET", f"/sim/chat/{ALICE}"))[1]["messages"]}
+    assert original[sent["message_id"]]["poll"]["options"][0]["voter_count"] == 1  # the vote shows on both
+    assert views[fwd["message_id"]]["poll"]["options"][0]["voter_count"] == 1
+    new = views[copied["message_id"]]["poll"]
+    assert new["id"] != sent["poll"]["id"]
+    assert [o["voter_count"] for o in new["options"]] == [0, 0]

@@ -25,10 +25,12 @@ from tgfake.botapi.common import caption_fields, caption_text, chat_id, checked_
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, StoredMessage
+from tgfake.content import Media
 from tgfake.errors import bad_request
 from tgfake.extras import ORIGIN as ORIGIN  # edits.py reads it from here too
 from tgfake.extras import origin_of
 from tgfake.params import Params, loads, parse_int
+from tgfake.world import polls
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
@@ -63,6 +65,15 @@ def duplicate(src: StoredMessage, **changes: Any) -> StoredMessage:
         if f.name != "sender":  # the account is shared; a poll's votes or a media's fields are not
             setattr(fresh, f.name, copy.deepcopy(getattr(fresh, f.name)))
     return fresh
+
+
+def travelling(ctx: BotCall, src: StoredMessage, *, is_copy: bool, **changes: Any) -> StoredMessage:
+    """:func:`duplicate` for a forward or a copy: a forwarded poll is the same poll (its votes show on both
+    messages, as on Telegram); a copied one is a new poll without votes."""
+    base = duplicate(src, **changes)
+    if src.media is not None and src.media.kind == "poll":
+        base.media = Media("poll", fields=polls.copied(ctx.stand, src.media.fields)) if is_copy else src.media
+    return base
 
 
 def _with_origin(msg: StoredMessage, origin: dict[str, Any] | None) -> dict[str, Any]:
@@ -151,7 +162,7 @@ async def forward_message(ctx: BotCall, p: Params) -> Any:
     ctx.chat_for_send(target)
     if not travels(ctx, src, is_copy=False):
         raise bad_request(errors.CANT_FORWARD)
-    base = duplicate(src, extra=_with_origin(src, origin_of(chat, src)))
+    base = travelling(ctx, src, is_copy=False, extra=_with_origin(src, origin_of(chat, src)))
     return post_message(ctx, p, target, None, base=base)
 
 
@@ -165,7 +176,7 @@ async def copy_message(ctx: BotCall, p: Params) -> Any:
     ctx.chat_for_send(target)
     if not travels(ctx, src, is_copy=True):
         raise bad_request(errors.CANT_COPY)
-    base = duplicate(src, extra=_with_origin(src, None), **changes)
+    base = travelling(ctx, src, is_copy=True, extra=_with_origin(src, None), **changes)
     sent = post_message(ctx, p, target, keyboard, base=base)
     return {"message_id": sent["message_id"]}
 
@@ -193,7 +204,7 @@ async def _many(ctx: BotCall, p: Params, *, is_copy: bool) -> Any:
     for m in going:
         extra = _with_origin(m, None if is_copy else origin_of(chat, m))
         changes = _new_caption(ctx, p, m, remove=p.flag("remove_caption")) if is_copy else {}
-        base = duplicate(m, extra=extra, **changes)
+        base = travelling(ctx, m, is_copy=is_copy, extra=extra, **changes)
         target_chat = ctx.chat_for_send(target)
         if groups.get(m.media_group_id, 0) > 1:
             group = albums.setdefault(m.media_group_id, f"{abs(target_chat.id)}{target_chat.next_message_id:08d}")

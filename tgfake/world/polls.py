@@ -109,6 +109,16 @@ def poll_of(msg: StoredMessage) -> dict[str, Any] | None:
     return msg.media.fields if msg.media is not None and msg.media.kind == "poll" else None
 
 
+def copied(stand: Stand, poll: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a poll (copyMessage): a new poll with the same question and options and no votes yet."""
+    out = copy.deepcopy(poll)
+    out["id"] = stand.world.polls.mint_id()
+    for option in out["options"]:
+        option["voter_count"] = 0
+    out["total_voter_count"] = 0
+    return out
+
+
 def vote(stand: Stand, msg: StoredMessage, person: User, options: list[int]) -> dict[str, Any]:
     """The person chooses ``options`` (none: retracts); the counts change and the poll's bot hears of it.
 
