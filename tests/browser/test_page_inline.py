@@ -1,11 +1,11 @@
 """Inline mode and the attach menu in the chat page, in Chromium: a person types ``@bot query``, scrolls through the
 bot's pages of articles, picks one (sent ``via @bot``), follows switch_inline_query buttons; and sends a location,
-a poll, a dice, a contact, a voice, a sticker and an album from the attach menu. Views go to docs/images/."""
+a poll, a dice, a contact, a voice, a sticker and an album from the attach menu, and forwards one. Views go to
+docs/images/."""
 
 from __future__ import annotations
 
 import json
-import threading
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import CHROMIUM
-from tests.browser.test_chat_page import GROUP, SHOT_TIME, TOKEN, expect, png, post, shot
+from tests.browser.test_chat_page import GROUP, SHOT_TIME, TOKEN, PollingBot, expect, png, post, shot
 from tgfake.testing import StandClient
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
@@ -23,31 +23,16 @@ PAGE = 8  # results per page the bot answers
 TOTAL = 20  # results a query has in all
 
 
-class InlineBot(threading.Thread):
-    """An inline bot as a user writes one (long polling, no library): pages of articles by ``offset``."""
+class InlineBot(PollingBot):
+    """An inline bot: pages of articles by ``offset`` (and photos for "pictures")."""
 
     def __init__(self, base: str) -> None:
-        super().__init__(daemon=True)
-        self.base = base
-        self.done = threading.Event()
-        self.failure: BaseException | None = None
+        super().__init__(base)
         self.offsets: list[tuple[str, str]] = []  # (query, offset) of every inline query the bot answered
 
-    def api(self, method: str, **params: Any) -> Any:
-        answer = post(f"{self.base}/bot{TOKEN}/{method}", params)
-        assert answer["ok"], answer
-        return answer["result"]
-
-    def run(self) -> None:
-        offset = 0
-        try:
-            while not self.done.is_set():
-                for update in self.api("getUpdates", offset=offset, timeout=1):
-                    offset = update["update_id"] + 1
-                    if "inline_query" in update:
-                        self.answer(update["inline_query"])
-        except BaseException as exc:  # reported by the test, not lost in the thread
-            self.failure = exc
+    def handle(self, update: dict[str, Any]) -> None:
+        if "inline_query" in update:
+            self.answer(update["inline_query"])
 
     def answer(self, query: dict[str, Any]) -> None:
         self.offsets.append((query["query"], query["offset"]))
@@ -114,6 +99,7 @@ def test_inline_mode_through_the_page(tgfake: StandClient, inline_bot: InlineBot
     expect(results.first.locator(".title")).to_have_text("Green tea #1")
     expect(results.first.locator(".detail")).to_have_text("1 g a cup, 80 °C")
     assert inline_bot.offsets == [("green", "")]
+    expect(page.locator("#outbox")).to_contain_text("answerInlineQuery 200")  # the same view on every run
     shot(page, "inline-results")
 
     # Scrolling to the end asks the next page, until the answer has no next_offset.
@@ -143,6 +129,7 @@ def test_inline_mode_through_the_page(tgfake: StandClient, inline_bot: InlineBot
     card.locator(".ikb button", has_text="Search here").click()
     expect(page.locator("#text")).to_have_value(f"@{username} black")
     expect(results.first.locator(".title")).to_have_text("Black tea #1")
+    expect(page.locator("#outbox div").last).to_contain_text("answerInlineQuery 200")
     shot(page, "inline-via")
 
     # switch_inline_query asks for a chat first (here the bot's private chat), then fills its composer.
@@ -253,3 +240,17 @@ def test_the_attach_menu_sends_every_kind(tgfake: StandClient, page: Any, tmp_pa
     assert messages[1]["poll"]["allows_multiple_answers"] is True
     assert messages[3]["dice"] == {"emoji": "🎯", "value": 4}
     assert len({m["media_group_id"] for m in messages[6:]}) == 1
+
+    # Forward: hover, pick the chat it goes to; it arrives there "Forwarded from" the person.
+    username = post(f"{tgfake.url}/bot{TOKEN}/getMe", {})["result"]["username"]
+    post(f"{tgfake.url}/sim/chats", {"type": "supergroup", "id": GROUP, "title": "Tea", "admins": ["@" + username]})
+    location = page.locator(".msg.out", has=page.locator(".tile", has_text="51.5007"))
+    location.hover()
+    location.locator(".actions button", has_text="Forward").click()
+    expect(page.locator("#switchBanner")).to_contain_text("Choose a chat to forward «[location]» to")
+    page.locator(f'.chat-item[data-chat-id="{GROUP}"]').click()
+    forwarded = page.locator(".msg.out", has=page.locator(".fwd"))
+    expect(forwarded.locator(".fwd")).to_have_text("Forwarded from Alice")
+    expect(forwarded.locator(".tile")).to_contain_text("51.5007, -0.1246")
+    last = stored(tgfake, GROUP)[-1]
+    assert (last["kind"], last["content"]["forward_origin"]["type"]) == ("location", "user"), last
