@@ -14,7 +14,18 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import CHROMIUM
-from tests.browser.test_chat_page import GROUP, SHOT_TIME, TOKEN, PollingBot, expect, png, post, shot
+from tests.browser.test_chat_page import (
+    GROUP,
+    HOSTILE,
+    SHOT_TIME,
+    TOKEN,
+    PollingBot,
+    b64,
+    expect,
+    png,
+    post,
+    shot,
+)
 from tgfake.testing import StandClient
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
@@ -29,6 +40,7 @@ class InlineBot(PollingBot):
     def __init__(self, base: str) -> None:
         super().__init__(base)
         self.offsets: list[tuple[str, str]] = []  # (query, offset) of every inline query the bot answered
+        self.cached = ""  # a photo's file id the stand holds: answered as a cached photo after the URL ones
 
     def handle(self, update: dict[str, Any]) -> None:
         if "inline_query" in update:
@@ -42,7 +54,14 @@ class InlineBot(PollingBot):
                  "thumbnail_url": f"https://example.com/leaf{n}-s.jpg", "title": f"Leaf {n}"}
                 for n in range(1, 7)
             ]  # fmt: skip
+            if self.cached:
+                photos.append({"type": "photo", "id": "held", "photo_file_id": self.cached, "title": "Held leaf"})
             self.api("answerInlineQuery", inline_query_id=query["id"], results=photos)
+            return
+        if query["query"] == "hostile":  # a bot's markup is text on the page
+            hostile = {"type": "article", "id": "x", "title": HOSTILE, "description": HOSTILE,
+                       "input_message_content": {"message_text": "x"}}  # fmt: skip
+            self.api("answerInlineQuery", inline_query_id=query["id"], results=[hostile])
             return
         start = int(query["offset"] or 0)
         name = query["query"].strip().capitalize() or "Any"
@@ -147,16 +166,28 @@ def test_inline_mode_through_the_page(tgfake: StandClient, inline_bot: InlineBot
     expect(page.locator("#inlinePanel")).to_be_hidden()
     assert stored(tgfake, 4242)[-1]["text"] == "/start settings"
 
-    # Photo results are tiles in a grid; a picked one is a photo message via the bot (its URL is not fetched).
+    # Photo results are tiles in a grid (a photo the stand holds as its image); a picked one is a photo message
+    # via the bot (a URL's is not fetched).
+    inline_bot.cached = post(f"{tgfake.url}/sim/file", {"photo": {"name": "leaf.png", "data": b64(png("green"))}})[
+        "file_id"
+    ]
     page.locator("#text").fill(f"@{username} pictures")
-    expect(results).to_have_count(6)
+    expect(results).to_have_count(7)
     expect(page.locator("#inlineResults")).to_have_class("grid")
     expect(results.first).to_have_attribute("title", "Leaf 1")
+    held = results.last.locator("img")
+    held.evaluate("img => img.decode()")  # the stand's file route served real bytes
+    assert held.evaluate("img => img.naturalWidth") == 64
     results.nth(2).click()
     picked = page.locator(".msg.out").last
     expect(picked.locator(".via")).to_have_text("via @" + username)
     expect(picked.locator(".tile")).to_contain_text("not fetched")
     assert stored(tgfake, 4242)[-1]["kind"] == "photo"
+    page.locator("#text").fill(f"@{username} hostile")
+    expect(results.locator(".title")).to_have_text(HOSTILE)
+    expect(results.locator(".detail")).to_have_text(HOSTILE)
+    assert page.locator("#inlineResults img").count() == 0
+    assert page.evaluate("window.pwned") is None
     # Esc closes the results and clears the query.
     page.locator("#text").fill(f"@{username} green")
     expect(results).to_have_count(PAGE)
