@@ -43,8 +43,8 @@ def post(url: str, body: dict[str, Any]) -> Any:
         return json.loads(resp.read())
 
 
-class TeaBot(threading.Thread):
-    """A bot as a user writes one: long polling, a reply keyboard, an inline keyboard, a model call, HTML."""
+class PollingBot(threading.Thread):
+    """A bot as a user writes one, without a library: long polling ``getUpdates``, each update to ``handle``."""
 
     def __init__(self, base: str) -> None:
         super().__init__(daemon=True)
@@ -66,6 +66,13 @@ class TeaBot(threading.Thread):
                     self.handle(update)
         except BaseException as exc:  # reported by the test, not lost in the thread
             self.failure = exc
+
+    def handle(self, update: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+
+class TeaBot(PollingBot):
+    """A reply keyboard, an inline keyboard, a model call, HTML."""
 
     def handle(self, update: dict[str, Any]) -> None:
         if "callback_query" in update:
