@@ -175,7 +175,7 @@ async def test_an_aiogram_edit_aware_and_reactions_bot(wire: Wire) -> None:
     async def reacted(reaction: AgReaction) -> None:
         got.append(reaction)
         emoji = [r for r in reaction.new_reaction if isinstance(r, AgEmoji)]
-        await bot.set_message_reaction(reaction.chat.id, reaction.message_id, emoji[:1], is_big=True)
+        await bot.set_message_reaction(reaction.chat.id, reaction.message_id, [*emoji[:1]], is_big=True)
         await bot.send_message(reaction.chat.id, f"thanks for {''.join(e.emoji for e in emoji)}")
 
     @dp.message_reaction_count()
