@@ -57,21 +57,23 @@ async def person_sends_and_sees_echoes(person: AsyncStandClient) -> list[ChatMes
     return await person.messages()
 
 
-def file_id(message: ChatMessage) -> str:
+def file_ids(message: ChatMessage) -> tuple[str, str]:
     content = message.content
     assert content is not None, message
     item = content[-1] if isinstance(content, Sequence) else content
-    return str(item["file_id"])
+    return str(item["file_id"]), str(item["file_unique_id"])
 
 
 def assert_echoed(messages: list[ChatMessage], pairs: list[tuple[str, str]]) -> None:
-    """Every file the person sent comes back as the same kind of message with the same file; ``pairs`` are the
-    file_unique_ids the bot got and those of what it sent back, as the library parsed them."""
+    """Every file the person sent comes back as the same kind of message with the same file_id and file_unique_id
+    in the chat view; ``pairs`` are the file_unique_ids the bot got and those it sent back, as the library parsed
+    them."""
     mine = [m for m in messages if not m.from_bot and m.kind != "text"]
     echoes = [m for m in messages if m.from_bot and m.kind != "text"]
     assert [m.kind for m in mine] == ["sticker", "voice", "video", "photo", "video"]
     assert [m.kind for m in echoes] == [m.kind for m in mine]
-    assert [file_id(m) for m in echoes] == [file_id(m) for m in mine]
+    assert [file_ids(m) for m in echoes] == [file_ids(m) for m in mine]
+    assert [unique for _, unique in map(file_ids, mine)] == [got for got, _ in pairs]
     assert len(pairs) == 5
     assert all(got == sent and got for got, sent in pairs), pairs
     assert len({got for got, _ in pairs}) == 5
