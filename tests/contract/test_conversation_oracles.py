@@ -5,17 +5,12 @@ them through the testing client; the transcript is what the person sees, the han
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest_asyncio
-from aiogram import Bot as AiogramBot
 from aiogram import Dispatcher, F, Router, html
 from aiogram.client.default import DefaultBotProperties
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandStart
 from aiogram.fsm.context import FSMContext
@@ -28,14 +23,11 @@ from telegram import ReplyKeyboardMarkup, ReplyKeyboardRemove, Update
 from telegram.ext import CommandHandler, ContextTypes, ConversationHandler, MessageHandler, filters
 
 from tests.conftest import Wire
+from tests.contract.running import aiogram_bot, aiogram_polling, origin, ptb_polling
 from tests.media.media_helpers import image_bytes, ptb_application
 from tgfake.testing import AsyncStandClient
 
 PHOTO_BYTES = image_bytes("JPEG", (40, 30))
-
-
-def origin(wire: Wire) -> str:
-    return str(wire.client.make_url("")).rstrip("/")
 
 
 # --- python-telegram-bot: conversationbot.py ---------------------------------------------------------------------
@@ -124,15 +116,8 @@ async def professor(wire: Wire) -> AsyncIterator[tuple[AsyncStandClient, Any]]:
             fallbacks=[CommandHandler("cancel", cancel)],
         )
     )
-    async with app, AsyncStandClient(origin(wire)) as person:
-        await app.start()
-        assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=1)
-        try:
-            yield person, app
-        finally:
-            await app.updater.stop()
-            await app.stop()
+    async with ptb_polling(app), AsyncStandClient(origin(wire)) as person:
+        yield person, app
 
 
 async def test_ptb_conversationbot_with_a_photo_and_a_shared_location(
@@ -247,20 +232,12 @@ def form_router(summaries: list[dict[str, Any]]) -> Router:
 
 @pytest_asyncio.fixture
 async def aiogram_form(wire: Wire) -> AsyncIterator[tuple[AsyncStandClient, list[dict[str, Any]]]]:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(origin(wire)))
-    bot = AiogramBot(wire.token, session=session, default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+    bot = aiogram_bot(wire, default=DefaultBotProperties(parse_mode=ParseMode.HTML))
     dp = Dispatcher()
     summaries: list[dict[str, Any]] = []
     dp.include_router(form_router(summaries))
-    polling = asyncio.create_task(dp.start_polling(bot, polling_timeout=1, handle_signals=False))
-    try:
-        async with AsyncStandClient(origin(wire)) as person:
-            yield person, summaries
-    finally:
-        await dp.stop_polling()
-        with contextlib.suppress(asyncio.CancelledError):
-            await polling
-        await session.close()
+    async with aiogram_polling(dp, bot), AsyncStandClient(origin(wire)) as person:
+        yield person, summaries
 
 
 async def test_aiogram_form_with_a_keyboard_and_a_location_button(

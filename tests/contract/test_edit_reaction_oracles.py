@@ -6,17 +6,12 @@ bot got."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest_asyncio
-from aiogram import Bot as AiogramBot
 from aiogram import Dispatcher, F
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import Message as AgMessage
 from aiogram.types import MessageReactionCountUpdated as AgCount
 from aiogram.types import MessageReactionUpdated as AgReaction
@@ -25,12 +20,9 @@ from telegram import ReactionTypeEmoji, Update
 from telegram.ext import ContextTypes, MessageHandler, MessageReactionHandler, filters
 
 from tests.conftest import Wire
+from tests.contract.running import aiogram_bot, aiogram_polling, origin, ptb_polling
 from tests.media.media_helpers import ptb_application
 from tgfake.testing import AsyncStandClient
-
-
-def origin(wire: Wire) -> str:
-    return str(wire.client.make_url("")).rstrip("/")
 
 
 async def channel(wire: Wire) -> int:
@@ -95,15 +87,8 @@ async def ptb_bot(wire: Wire) -> AsyncIterator[tuple[AsyncStandClient, Any]]:
             on_reaction_count, message_reaction_types=MessageReactionHandler.MESSAGE_REACTION_COUNT_UPDATED
         )
     )
-    async with app, AsyncStandClient(origin(wire)) as person:
-        await app.start()
-        assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=1, allowed_updates=Update.ALL_TYPES)
-        try:
-            yield person, app
-        finally:
-            await app.updater.stop()
-            await app.stop()
+    async with ptb_polling(app, allowed_updates=Update.ALL_TYPES), AsyncStandClient(origin(wire)) as person:
+        yield person, app
 
 
 async def test_a_ptb_edit_aware_bot(wire: Wire, ptb_bot: tuple[AsyncStandClient, Any]) -> None:
@@ -148,8 +133,7 @@ async def test_a_ptb_reactions_bot(wire: Wire, ptb_bot: tuple[AsyncStandClient, 
 
 # --- aiogram ------------------------------------------------------------------------------------------------------
 async def test_an_aiogram_edit_aware_and_reactions_bot(wire: Wire) -> None:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(origin(wire)))
-    bot = AiogramBot(wire.token, session=session)
+    bot = aiogram_bot(wire)
     dp = Dispatcher()
     replies: dict[int, int] = {}
     got: list[Any] = []
@@ -183,29 +167,22 @@ async def test_an_aiogram_edit_aware_and_reactions_bot(wire: Wire) -> None:
         got.append(count)
         await bot.send_message(count.chat.id, f"post {count.message_id}: {count.reactions[0].total_count}")
 
-    polling = asyncio.create_task(dp.start_polling(bot, polling_timeout=1, handle_signals=False))
-    try:
-        async with AsyncStandClient(origin(wire)) as person:
-            said = await person.send("helo")
-            await person.expect_reply("You said: helo")
-            await person.edit(said.message_id, "hello")
-            await person.expect_reply("I saw that edit.")
-            assert (await person.messages())[1].text == "You said: hello (edited)"
-            await person.react(2, "🎉")
-            await person.expect_reply("thanks for 🎉")
-            news = await channel(wire)
-            await person.send("first post", chat=news)
-            await person.edit(1, "first post!", chat=news)
-            await person.expect_reply("post 1 now reads 'first post!'", chat=news)
-            await person.react(2, "👍", chat=news)
-            await person.expect_reply("post 2: 1", chat=news)
-            assert [m.reactions for m in await person.messages(4242) if m.message_id == 2] == [{"🎉": 2}]
-            assert [m.reactions for m in await person.messages(news) if m.message_id == 2] == [{"👍": 1}]
-    finally:
-        await dp.stop_polling()
-        with contextlib.suppress(asyncio.CancelledError):
-            await polling
-        await session.close()
+    async with aiogram_polling(dp, bot), AsyncStandClient(origin(wire)) as person:
+        said = await person.send("helo")
+        await person.expect_reply("You said: helo")
+        await person.edit(said.message_id, "hello")
+        await person.expect_reply("I saw that edit.")
+        assert (await person.messages())[1].text == "You said: hello (edited)"
+        await person.react(2, "🎉")
+        await person.expect_reply("thanks for 🎉")
+        news = await channel(wire)
+        await person.send("first post", chat=news)
+        await person.edit(1, "first post!", chat=news)
+        await person.expect_reply("post 1 now reads 'first post!'", chat=news)
+        await person.react(2, "👍", chat=news)
+        await person.expect_reply("post 2: 1", chat=news)
+        assert [m.reactions for m in await person.messages(4242) if m.message_id == 2] == [{"🎉": 2}]
+        assert [m.reactions for m in await person.messages(news) if m.message_id == 2] == [{"👍": 1}]
     edit, reaction, post, count = got
     assert isinstance(edit, AgMessage)
     assert edit.edit_date is not None

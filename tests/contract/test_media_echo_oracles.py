@@ -5,15 +5,10 @@ person's next message shows it complete (the signal a collecting bot would other
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Sequence
 from typing import Any
 
-from aiogram import Bot as AiogramBot
 from aiogram import Dispatcher, F
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import InputMediaPhoto as AgInputPhoto
 from aiogram.types import InputMediaVideo as AgInputVideo
 from aiogram.types import Message as AgMessage
@@ -21,6 +16,7 @@ from telegram import InputMediaPhoto, InputMediaVideo, Message, Update
 from telegram.ext import ContextTypes, MessageHandler, filters
 
 from tests.conftest import Wire
+from tests.contract.running import aiogram_bot, aiogram_polling, origin, ptb_polling
 from tests.media.media_helpers import image_bytes, mp4_bytes, ptb_application
 from tests.media.test_person_media import OGG
 from tgfake.testing import AlbumItem, AsyncStandClient, ChatMessage
@@ -29,10 +25,6 @@ STICKER = image_bytes("WEBP", (512, 512))
 VOICE = OGG + b"voice" * 20
 VIDEO = mp4_bytes() + b"frames" * 20
 PHOTO = image_bytes("PNG", (20, 10))
-
-
-def origin(wire: Wire) -> str:
-    return str(wire.client.make_url("")).rstrip("/")
 
 
 async def person_sends_and_sees_echoes(person: AsyncStandClient) -> list[ChatMessage]:
@@ -141,15 +133,8 @@ async def test_a_ptb_media_echo_bot(wire: Wire) -> None:
     app.add_handler(MessageHandler(filters.VOICE, echo_voice))
     app.add_handler(MessageHandler(filters.PHOTO | filters.VIDEO, echo_video_or_collect_album))
     app.add_handler(MessageHandler(filters.TEXT, flush_album))
-    async with app, AsyncStandClient(origin(wire)) as person:
-        await app.start()
-        assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=1)
-        try:
-            messages = await person_sends_and_sees_echoes(person)
-        finally:
-            await app.updater.stop()
-            await app.stop()
+    async with ptb_polling(app), AsyncStandClient(origin(wire)) as person:
+        messages = await person_sends_and_sees_echoes(person)
     assert_echoed(messages, app.bot_data["pairs"])
     assert all(c.status == 200 for c in wire.stand.calls())
 
@@ -160,8 +145,7 @@ def ag_unique_id(message: AgMessage) -> str:
 
 
 async def test_an_aiogram_media_echo_bot(wire: Wire) -> None:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(origin(wire)))
-    bot = AiogramBot(wire.token, session=session)
+    bot = aiogram_bot(wire)
     dp = Dispatcher()
     albums: dict[int, list[AgMessage]] = {}
     pairs: list[tuple[str, str]] = []
@@ -206,13 +190,6 @@ async def test_an_aiogram_media_echo_bot(wire: Wire) -> None:
             await message.answer(f"album of {len(sent)} echoed")
 
     # one update at a time, so an album is collected before the message that closes it
-    polling = asyncio.create_task(dp.start_polling(bot, polling_timeout=1, handle_signals=False, handle_as_tasks=False))
-    try:
-        async with AsyncStandClient(origin(wire)) as person:
-            messages = await person_sends_and_sees_echoes(person)
-    finally:
-        await dp.stop_polling()
-        with contextlib.suppress(asyncio.CancelledError):
-            await polling
-        await session.close()
+    async with aiogram_polling(dp, bot, handle_as_tasks=False), AsyncStandClient(origin(wire)) as person:
+        messages = await person_sends_and_sees_echoes(person)
     assert_echoed(messages, pairs)
