@@ -103,13 +103,15 @@ def media_json(media: Media) -> dict[str, Any]:
 
 
 def media_view(media: Media) -> dict[str, Any]:
-    """The sim view of the content: the file's name, type and size with the kind's fields, or the fields."""
+    """The sim view of the content: the file's ids (the unique one tells a re-sent file from a new upload), name,
+    type and size with the kind's fields, or the fields."""
     if media.kind == "paid_media":
         return paid_media_view(media.fields)
     out: dict[str, Any] = {}
     f = media.file
     if f is not None:
-        out = {"file_id": f.file_id, "name": f.name, "mime_type": f.mime_type, "size": f.size}
+        out = {"file_id": f.file_id, "file_unique_id": f.unique_id, "name": f.name}
+        out |= {"mime_type": f.mime_type, "size": f.size}
         if f.width:
             out["width"] = f.width
         if f.height:

@@ -33,6 +33,7 @@ async def test_photo_is_kept_with_its_real_size(wire: Wire, fmt: str, mime: str)
     view = (await wire.sim("GET", "/sim/chat/4242"))[1]["messages"][0]
     assert view["photo"] == {
         "file_id": "file_1",
+        "file_unique_id": "ufile_1",
         "name": "shot.img",
         "mime_type": mime,
         "size": len(data),
