@@ -549,15 +549,13 @@ class Stand:
         self,
         body: SenderFields,
         text: str,
-        photo: StoredFile | None = None,
-        document: StoredFile | None = None,
         extra: dict[str, Any] | None = None,
         reply_to: int | None = None,
         media: Media | None = None,
         media_group_id: str = "",
         entities: list[dict[str, Any]] | None = None,
     ) -> tuple[int, int]:
-        """The person's message: a text, or with ``photo``/``document`` a file whose caption is ``text``.
+        """The person's message: a text, or with ``media`` a file or shared content whose caption is ``text``.
 
         Entities are the ones Telegram detects (commands, mentions, links, ...); a caption's go out as
         ``caption_entities``, as Telegram's do. Returns the message id and the update id the addressed bot
@@ -567,10 +565,7 @@ class Stand:
         is the album it belongs to, ``entities`` the ones the client sent merged with the detected ones (none:
         detect them here).
         """
-        content = media
-        if content is None and (photo is not None or document is not None):
-            content = Media("photo" if photo is not None else "document", photo or document)
-        has_media = content is not None
+        has_media = media is not None
         bot = self.find_bot(body.bot)
         person = self.person(body.user_id, body.username, body.first_name, name_from_username=True)
         chat = self.person_chat(body, person, bot)
@@ -594,7 +589,7 @@ class Stand:
                 caption=text if has_media else "",
                 entities=entities,
                 reply_to=reply_to,
-                media=content,
+                media=media,
                 media_group_id=media_group_id,
                 thread_id=body.message_thread_id,
                 extra=extra or {},

@@ -104,10 +104,6 @@ def required_long(obj: dict[str, Any], name: str) -> int:
     return _integer(name, obj[name], 64)
 
 
-def optional_long(obj: dict[str, Any], name: str, default: int = 0) -> int:
-    return _integer(name, obj[name], 64) if name in obj else default
-
-
 def required_int(obj: dict[str, Any], name: str) -> int:
     if name not in obj:
         raise FieldError(errors.FIELD_MISSING.format(name=name))

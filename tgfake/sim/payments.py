@@ -9,7 +9,7 @@ from __future__ import annotations
 from aiohttp import web
 from pydantic import Field
 
-from tgfake.models import SimBody
+from tgfake.action_models import TargetIn
 from tgfake.sim import answers
 from tgfake.sim.common import read_body, stand_of
 from tgfake.sim.openapi import documented
@@ -19,7 +19,7 @@ from tgfake.world import checkout, paid_media
 routes = web.RouteTableDef()
 
 
-class PayIn(SimBody):
+class PayIn(TargetIn):
     """Which invoice (``message_id`` in ``chat_id``, the newest one there, or a ``link``) and what the form holds.
 
     A ``message_id`` of a sendPaidMedia message buys that media instead (the form's fields do not apply).
@@ -27,12 +27,6 @@ class PayIn(SimBody):
     ``timeout`` is how long each of the bot's answers is waited for (Telegram's clients wait about 10 s).
     """
 
-    bot: str | int = ""
-    user_id: int = 0
-    username: str = ""
-    first_name: str = ""
-    chat_id: int = 0
-    message_id: int = 0
     link: str = ""
     name: str = ""
     phone_number: str = ""
