@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -132,6 +133,7 @@ class Model:
         self._inflight: dict[asyncio.Future[None], asyncio.Task[Any] | None] = {}
         self._call_waiters: list[tuple[int, asyncio.Future[None]]] = []
         self._states: dict[type[Clearable], Clearable] = {}
+        self._ids = random.Random()  # request ids (seeded from the system's entropy)
 
     @staticmethod
     def _make_generator(options: ModelOptions) -> ModeGenerator | None:
@@ -174,6 +176,11 @@ class Model:
         """The next number of ``kind``'s ids (``modr-tgfake-<n>``); never rewound, like completion ids."""
         self._counters[kind] = number = self._counters.get(kind, 0) + 1
         return number
+
+    def new_request_id(self) -> str:
+        """A ``/v1`` request's id: ``req_`` and 32 hex digits, like OpenAI's. Random but not secret, so from the
+        model's own generator: ``os.urandom`` is a system call per request."""
+        return f"req_{self._ids.getrandbits(128):032x}"
 
     def serving(self, request: web.Request) -> Model:
         """The model that serves ``request``: the one a host app put under :data:`REQUEST_MODEL` (one
@@ -302,14 +309,14 @@ class Model:
         """
         app[MODEL_KEY] = self
         router = app.router
-        route = self.route
-        router.add_route("*", "/v1/models", route(Model._models))
-        router.add_route("*", "/v1/models/{model_id:.+}", route(Model._model))
-        router.add_route("*", "/v1/chat/completions", route(Model._chat))
-        router.add_route("*", "/v1/completions", route(Model._completions))
-        register_extras(router, route)
-        register_surfaces(router, route)
-        router.add_route("*", "/v1/{tail:.*}", route(Model._not_found))
+        route, v1 = self.route, self.v1_route
+        router.add_route("*", "/v1/models", v1(Model._models))
+        router.add_route("*", "/v1/models/{model_id:.+}", v1(Model._model))
+        router.add_route("*", "/v1/chat/completions", v1(Model._chat))
+        router.add_route("*", "/v1/completions", v1(Model._completions))
+        register_extras(router, v1)
+        register_surfaces(router, v1)
+        router.add_route("*", "/v1/{tail:.*}", v1(Model._not_found))
         router.add_get("/sim/llm/log", route(Model._get_log))
         router.add_delete("/sim/llm/log", route(Model._delete_log))
         router.add_put("/sim/llm/script", route(Model._put_script))
@@ -317,12 +324,10 @@ class Model:
         register_fixtures(
             app, clock=self._options.fixture_clock, clock_of=lambda r: self.serving(r)._options.fixture_clock
         )
-        app.middlewares.append(self._v1_middleware)
-        app.on_response_prepare.append(self._on_prepare)
         app.on_shutdown.append(self._on_shutdown)
         app.on_cleanup.append(self._on_cleanup)
 
-    def route(self, handler: ModelHandler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    def route(self, handler: ModelHandler) -> RouteHandler:
         """Wrap ``handler(model, request)`` as a route handler serving with :meth:`serving`."""
 
         async def serve(request: web.Request) -> web.StreamResponse:
@@ -332,37 +337,46 @@ class Model:
 
     # ----- the /v1 wrapper -----
 
-    @web.middleware
-    async def _v1_middleware(self, request: web.Request, handler: RouteHandler) -> web.StreamResponse:
-        """Number every ``/v1`` request and hold it to the quotas before any handler reads it."""
-        if not request.path.startswith("/v1/"):
-            return await handler(request)
-        model = self.serving(request)
-        request[REQUEST_STARTED] = time.monotonic()
-        request_id(request)
-        quota = model.quota
-        if quota.enabled and request.method == "POST":
-            verdict = quota.admit(estimate_tokens(request.content_length or 0), model.model_id)
-            request[REQUEST_HEADERS] = verdict.headers
-            if verdict.refusal is not None:
-                if _anthropic(request.path):
-                    message = verdict.refusal["error"]["message"]
-                    return json_response(429, anthropic_error(429, message))
-                return json_response(429, verdict.refusal)
-        return await handler(request)
+    def v1_route(self, handler: ModelHandler) -> RouteHandler:
+        """Wrap a ``/v1`` handler: number the request and hold it to the quotas before it is read, and give its
+        answer, streamed or whole, OpenAI's (or Anthropic's) request id and processing time.
 
-    async def _on_prepare(self, request: web.Request, response: web.StreamResponse) -> None:
-        """The headers of every ``/v1`` answer, streamed or whole: set just before they are sent."""
-        if not request.path.startswith("/v1/") or REQUEST_STARTED not in iter(request):
-            return
-        headers = response.headers
-        name = "request-id" if _anthropic(request.path) else "x-request-id"
-        headers.setdefault(name, request_id(request))
-        elapsed = round((time.monotonic() - request[REQUEST_STARTED]) * 1000)
-        if name == "x-request-id":
-            headers.setdefault("openai-processing-ms", str(elapsed))
-        for key, value in stored(request, REQUEST_HEADERS, {}).items():
-            headers.setdefault(key, value)
+        A route wrapper rather than an app middleware, so that a session's requests (routed again by
+        ``tgfake``'s sessions middleware, past the app's middlewares) get the same treatment.
+        """
+
+        async def serve(request: web.Request) -> web.StreamResponse:
+            request[REQUEST_STARTED] = time.monotonic()
+            model = self.serving(request)
+            request[REQUEST_ID] = model.new_request_id()
+            refused = model._admit(request)
+            response: web.StreamResponse
+            if refused is not None:
+                response = refused
+            else:
+                try:
+                    response = await handler(model, request)
+                except web.HTTPException as exc:
+                    answer_headers(request, exc.headers)
+                    raise
+            if not response.prepared:  # (the streamed ones got them from deliver, before their first byte)
+                answer_headers(request, response.headers)
+            return response
+
+        return serve
+
+    def _admit(self, request: web.Request) -> web.Response | None:
+        """The quotas' 429 for a ``POST`` over them, else ``None`` (their headers kept for the answer)."""
+        quota = self.quota
+        if not quota.enabled or request.method != "POST":
+            return None
+        verdict = quota.admit(estimate_tokens(request.content_length or 0), self.model_id)
+        request[REQUEST_HEADERS] = verdict.headers
+        if verdict.refusal is None:
+            return None
+        if _anthropic(request.path):
+            return json_response(429, anthropic_error(429, verdict.refusal["error"]["message"]))
+        return json_response(429, verdict.refusal)
 
     async def _on_cleanup(self, app: web.Application) -> None:
         self.close()
@@ -453,8 +467,11 @@ class Model:
         499 with ``cancelled: true``. ``error_frame`` is the surface's error event, for the
         ``error_event`` fault.
         """
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._inflight[done] = asyncio.current_task()
+        # The loop from the connection's task: asyncio.get_running_loop() and current_task() without one each ask
+        # the kernel for the process id (a system call apiece on Python 3.11), twice per answer.
+        loop = request.task.get_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._inflight[done] = asyncio.current_task(loop)
         sent = bytearray()
         headers = CIMultiDict({"Content-Type": plan.content_type})
         headers.update(plan.headers)
@@ -467,6 +484,7 @@ class Model:
             if fault is not None and fault.fault.kind == "delay":
                 fault.injected = True
                 await asyncio.sleep((fault.fault.duration_ms or 0) / 1000)
+            answer_headers(request, headers)  # before the first byte: the processing time includes the delays
             if fault is not None and fault.fault.kind == "drop":
                 fault.injected = True
                 if request.transport is not None:
@@ -592,6 +610,18 @@ _ANTHROPIC_PREFIX = "/v1/messages"
 def _anthropic(path: str) -> bool:
     """Whether ``path`` is an Anthropic route, whose answers carry ``request-id`` and its error shape."""
     return path == _ANTHROPIC_PREFIX or path.startswith(_ANTHROPIC_PREFIX + "/")
+
+
+def answer_headers(request: web.Request, headers: MutableMapping[str, str]) -> None:
+    """Set a ``/v1`` answer's request id (``request-id`` on Anthropic's routes), OpenAI's ``openai-processing-ms``
+    and the quota headers, where the answer does not set them itself."""
+    if _anthropic(request.path):
+        headers.setdefault("request-id", request_id(request))
+    else:
+        headers.setdefault("x-request-id", request_id(request))
+        headers.setdefault("openai-processing-ms", str(round((time.monotonic() - request[REQUEST_STARTED]) * 1000)))
+    for key, value in stored(request, REQUEST_HEADERS, {}).items():
+        headers.setdefault(key, value)
 
 
 def request_id(request: web.Request) -> str:

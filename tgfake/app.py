@@ -6,8 +6,11 @@
 - ``/`` → ``tgfake/page.py`` (the chat page);
 - ``/v1/...``, ``/sim/llm/...`` and ``/api/llm-completions...`` → ``llmstub`` (only with a model);
 - webhook delivery (the stand calling the bot) → ``tgfake/delivery.py``;
-- ``/s/<id>/<any of the above>`` → the same handlers, acting on session ``<id>`` (:func:`sessions_middleware`,
+- ``/s/<id>/<any of the above>`` → the same handlers, acting on session ``<id>`` (:func:`sessions_route`,
   ``tgfake/sessions.py``); ``/sim/sessions`` → ``tgfake/sim/sessions.py``.
+
+Middlewares would cost every request, the model's included; the stand's routes are wrapped one by one instead
+(:func:`~tgfake.wire.answering`).
 """
 
 from __future__ import annotations
@@ -20,18 +23,17 @@ from aiohttp import web
 from yarl import URL
 
 import llmstub
-from llmstub.http import stored
 from tgfake import downloads, errors
 from tgfake.clock import Clock
 from tgfake.delivery import Deliveries
-from tgfake.errors import SimError, TelegramError
+from tgfake.errors import TelegramError
 from tgfake.keys import REQUEST_MODEL, SESSION, SESSIONS, STAND, put, stand_of
 from tgfake.options import Options
 from tgfake.page import register_page
 from tgfake.sessions import PREFIX, Session, Sessions
 from tgfake.sim import register_sim
 from tgfake.stand import Stand, envelope_of
-from tgfake.wire import CLOSE_CONNECTION, encoded_envelope, envelope_response, read_params, sim_json
+from tgfake.wire import answering, encoded_envelope, envelope_response, read_params, sim_json
 
 if TYPE_CHECKING:
     from llmstub import Model
@@ -41,37 +43,16 @@ MAX_BODY = 64 << 20  # a 50 MiB document plus multipart overhead
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-@web.middleware
-async def sim_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Sim refusals become ``{"error": ...}`` with their status; nothing a client sends becomes a 500.
-
-    An answer to a body that could not be read closes the connection (``CLOSE_CONNECTION``): its client must
-    not send a next request on it.
-    """
-    try:
-        resp = await handler(request)
-    except SimError as exc:
-        resp = sim_json({"error": exc.message}, status=exc.status)
-    if stored(request, CLOSE_CONNECTION):
-        resp.force_close()
-    return resp
-
-
-INNER_MIDDLEWARES = (sim_errors,)  # what every request passes through once routed (a session's included)
-
-
-@web.middleware
-async def sessions_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+async def sessions_route(request: web.Request) -> web.StreamResponse:
     """``/s/<id>/<path>`` is ``<path>`` served by the same handlers, with the session stored on the request.
 
     aiohttp has no public way to route a request again (a custom router is deprecated), so the prefix is cut off
     a clone of the request, the clone is resolved by the app's one router, and its match info is set where
-    aiohttp's own dispatch sets it. The root paths pass through untouched (one ``startswith``).
+    aiohttp's own dispatch sets it. A session's path never names another session: that is a path of no route.
     """
-    path = request.rel_url.raw_path
-    if not path.startswith(PREFIX):
-        return await handler(request)
-    name, _, tail = path[len(PREFIX) :].partition("/")
+    if SESSION in iter(request):
+        return await bot_api(request)
+    name, _, tail = request.rel_url.raw_path[len(PREFIX) :].partition("/")
     session = request.app[SESSIONS].get(name)
     if session is None:
         return _no_session(name, "/" + tail)
@@ -79,7 +60,7 @@ async def sessions_middleware(request: web.Request, handler: Handler) -> web.Str
 
 
 async def dispatch(request: web.Request, session: Session, path: str) -> web.StreamResponse:
-    """Serve ``path`` (encoded, the prefix cut off) for ``session`` through the app's routes and middlewares."""
+    """Serve ``path`` (encoded, the prefix cut off) for ``session`` through the app's routes."""
     clone = request.clone(rel_url=URL.build(path=path, query_string=request.rel_url.raw_query_string, encoded=True))
     put(clone, SESSION, session)
     if session.model is not None:
@@ -88,10 +69,7 @@ async def dispatch(request: web.Request, session: Session, path: str) -> web.Str
     match.add_app(request.app)
     match.freeze()
     clone._match_info = match  # where aiohttp's Application._handle puts it
-    routed: Handler = match.handler
-    for middleware in reversed(INNER_MIDDLEWARES):
-        routed = partial(middleware, handler=routed)
-    return await routed(clone)
+    return await match.handler(clone)
 
 
 def _no_session(name: str, path: str) -> web.Response:
@@ -140,7 +118,8 @@ def create_app(
     Sessions (``POST /sim/sessions``) each get a Stand on the same base clock and, with ``model``, a model built
     from its options; ``options.sessions`` are made here, pinned.
     """
-    app = web.Application(client_max_size=MAX_BODY, middlewares=[sessions_middleware, *INNER_MIDDLEWARES])
+    app = web.Application(client_max_size=MAX_BODY)
+    app.router.add_route("*", PREFIX + "{tail:.*}", sessions_route)
     root = app[STAND] = stand or Stand(options, clock)
     deliveries = Deliveries()  # the webhook workers: idle until setWebhook
     deliveries.start(root)
@@ -161,5 +140,5 @@ def create_app(
     app.on_shutdown.append(_release_polls)
     app.cleanup_ctx.append(deliveries.run)
     app.router.add_get(downloads.ROUTE, downloads.download)
-    app.router.add_route("*", "/{tail:.*}", bot_api)
+    app.router.add_route("*", "/{tail:.*}", answering(bot_api))
     return app

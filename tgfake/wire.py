@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import functools
 import json
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 from urllib.parse import quote, unquote, unquote_to_bytes
 
@@ -254,6 +255,30 @@ def attachment(name: str) -> str:
         return "attachment"
     fallback = "".join(c if " " <= c <= "~" and c not in '"\\%' else "_" for c in name)
     return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(printable(name), safe='')}"
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def answering(handler: Handler) -> Handler:
+    """Wrap a stand route's handler: a sim refusal becomes ``{"error": ...}`` with its status (nothing a client sends
+    becomes a 500), and an answer to a body that could not be read closes the connection (``CLOSE_CONNECTION``): its
+    client must not send a next request on it.
+
+    A route wrapper, not an app middleware: the model's routes need neither, and a middleware costs every request.
+    """
+
+    @functools.wraps(handler)
+    async def answer(request: web.Request) -> web.StreamResponse:
+        try:
+            response = await handler(request)
+        except errors.SimError as exc:
+            response = sim_json({"error": exc.message}, status=exc.status)
+        if CLOSE_CONNECTION in iter(request):  # (a request's ``get`` raises and catches a KeyError when it is absent)
+            response.force_close()
+        return response
+
+    return answer
 
 
 def sim_json(value: Any, status: int = 200) -> web.Response:

@@ -21,6 +21,8 @@ from tgfake.sim import (
     world,
 )
 from tgfake.sim.openapi import register as register_openapi
+from tgfake.sim.openapi import routes as openapi_routes
+from tgfake.wire import answering
 
 ROUTE_TABLES = (
     person.routes,
@@ -41,6 +43,9 @@ ROUTE_TABLES = (
 
 
 def register_sim(app: web.Application) -> None:
-    for table in ROUTE_TABLES:
-        app.router.add_routes(table)
+    """Add every sim route, each handler wrapped by :func:`~tgfake.wire.answering` (sim refusals as JSON)."""
+    for table in (*ROUTE_TABLES, openapi_routes):
+        for route in table:
+            assert isinstance(route, web.RouteDef)
+            app.router.add_route(route.method, route.path, answering(route.handler), **route.kwargs)
     register_openapi(app)  # GET /sim/openapi.json, which describes all of the above

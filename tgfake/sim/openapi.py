@@ -289,8 +289,8 @@ routes = web.RouteTableDef()
 
 
 def register(app: web.Application) -> None:
+    """Keep the document's cache on ``app`` (:mod:`tgfake.sim` adds :data:`routes` with the others)."""
     app[CACHE] = Cache()
-    app.router.add_routes(routes)
 
 
 @routes.get("/sim/openapi.json")
