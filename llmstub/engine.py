@@ -391,10 +391,12 @@ class Engine:
             else:
                 plan = self._legacy_plan(seq, created, chosen[1] if chosen else None, request, prompt)
                 plan.fault = chosen[1].fault if chosen else None
-            extra = entry.get("extra", {}) | plan.entry.pop("extra", {})
-            plan.entry = entry | plan.entry
-            if extra:
-                plan.entry["extra"] = extra
+            if plan.entry:  # a sequence step's own fields
+                step_extra = plan.entry.pop("extra", None)
+                entry.update(plan.entry)
+                if step_extra:
+                    entry["extra"] = entry.get("extra", {}) | step_extra
+            plan.entry = entry
             plan.started = time.monotonic()
             plan.generation = self._generation
             return plan
@@ -410,15 +412,12 @@ class Engine:
                 and plan.generation == self._generation
             ):
                 self._cursors.setdefault(plan.cursor_key, _Cursor()).outstanding = list(plan.delivers)
-            self._journal.add(
-                {
-                    **plan.entry,
-                    "status": 499 if cancelled else plan.status,
-                    "response": sent,
-                    "latency_ms": round(latency, 3),
-                    "cancelled": cancelled,
-                }
-            )
+            record = plan.entry  # (the plan's last use: its entry becomes the record)
+            record["status"] = 499 if cancelled else plan.status
+            record["response"] = sent
+            record["latency_ms"] = round(latency, 3)
+            record["cancelled"] = cancelled
+            self._journal.add(record)
 
     def _matches(self, rule: Rule, request: ChatRequest, prompt: str) -> bool:
         if rule.match and rule.match.lower() not in prompt.lower():

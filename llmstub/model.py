@@ -185,10 +185,12 @@ class Model:
     def serving(self, request: web.Request) -> Model:
         """The model that serves ``request``: the one a host app put under :data:`REQUEST_MODEL` (one
         model per test session behind shared routes), else this one."""
-        chosen = stored(request, REQUEST_MODEL)
-        if chosen is None:
-            chosen = stored(request, REQUEST_MODEL_NAME)  # a host that used the plain string key
-        return chosen if isinstance(chosen, Model) else self
+        for key in request:  # (one scan of the request's few keys: a missing key's ``get`` raises inside)
+            if key is REQUEST_MODEL or key == REQUEST_MODEL_NAME:  # (the string: a host without the typed key)
+                chosen = request[key]
+                if isinstance(chosen, Model):
+                    return chosen
+        return self
 
     @property
     def options(self) -> ModelOptions:
@@ -291,6 +293,8 @@ class Model:
             self._call_waiters = [(n, w) for n, w in self._call_waiters if w is not waiter]
 
     def _notify_calls(self) -> None:
+        if not self._call_waiters:
+            return
         calls = self.calls
         for count, waiter in self._call_waiters:
             if count <= calls and not waiter.done():
@@ -472,9 +476,10 @@ class Model:
         loop = request.task.get_loop()
         done: asyncio.Future[None] = loop.create_future()
         self._inflight[done] = asyncio.current_task(loop)
-        sent = bytearray()
-        headers = CIMultiDict({"Content-Type": plan.content_type})
-        headers.update(plan.headers)
+        sent = bytearray()  # what a stream wrote so far; ``whole`` once a whole answer is out
+        whole: bytes | None = None
+        headers = CIMultiDict(plan.headers)
+        headers.setdefault("Content-Type", plan.content_type)  # (a scripted step may set its own)
         plan.entry["request_id"] = headers.get("x-request-id") or headers.get("request-id") or request_id(request)
         response: web.StreamResponse
         fault = FaultRun(plan.fault, error_frame) if plan.fault is not None else None
@@ -508,7 +513,7 @@ class Model:
                 response = web.Response(status=plan.status, body=body, headers=headers)
                 await response.prepare(request)
                 await response.write_eof()
-                sent.extend(body)
+                whole = body
         except asyncio.CancelledError:
             self._journal_fault(plan, fault)
             self._engine.finish(plan, sent=bytes(sent), cancelled=True)
@@ -519,7 +524,7 @@ class Model:
             return web.Response(status=499)
         else:
             self._journal_fault(plan, fault)
-            self._engine.finish(plan, sent=bytes(sent))
+            self._engine.finish(plan, sent=bytes(sent) if whole is None else whole)
             return response
         finally:
             del self._inflight[done]
