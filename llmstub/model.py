@@ -130,7 +130,7 @@ class Model:
         )
         self.quota = Quota(rpm=self._options.rpm, tpm=self._options.tpm, clock=self.clock)
         self._counters: dict[str, int] = {}
-        self._inflight: dict[asyncio.Future[None], asyncio.Task[Any] | None] = {}
+        self._inflight: set[asyncio.Task[Any]] = set()  # the tasks delivering an answer now
         self._call_waiters: list[tuple[int, asyncio.Future[None]]] = []
         self._states: dict[type[Clearable], Clearable] = {}
         self._ids = random.Random()  # request ids (seeded from the system's entropy)
@@ -276,7 +276,7 @@ class Model:
     async def wait_idle(self) -> None:
         """Return once no completion request is in flight (streams and delayed steps included)."""
         while self._inflight:
-            await asyncio.wait(list(self._inflight))
+            await asyncio.wait(self._inflight, return_when=asyncio.FIRST_COMPLETED)
 
     async def wait_calls(self, count: int) -> None:
         """Return once ``count`` completion requests have been reserved since start (see :attr:`calls`).
@@ -391,9 +391,8 @@ class Model:
             return
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.wait_idle(), self._options.shutdown_grace)
-        for task in list(self._inflight.values()):
-            if task is not None:
-                task.cancel()
+        for task in list(self._inflight):
+            task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self.wait_idle()
 
@@ -473,9 +472,9 @@ class Model:
         """
         # The loop from the connection's task: asyncio.get_running_loop() and current_task() without one each ask
         # the kernel for the process id (a system call apiece on Python 3.11), twice per answer.
-        loop = request.task.get_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        self._inflight[done] = asyncio.current_task(loop)
+        task = asyncio.current_task(request.task.get_loop())
+        assert task is not None  # (aiohttp runs every handler in a task of its own)
+        self._inflight.add(task)
         sent = bytearray()  # what a stream wrote so far; ``whole`` once a whole answer is out
         whole: bytes | None = None
         headers = CIMultiDict(plan.headers)
@@ -527,8 +526,7 @@ class Model:
             self._engine.finish(plan, sent=bytes(sent) if whole is None else whole)
             return response
         finally:
-            del self._inflight[done]
-            done.set_result(None)
+            self._inflight.discard(task)
 
     async def _stream_fault(
         self, request: web.Request, plan: Plan, headers: CIMultiDict[str], sent: bytearray, fault: FaultRun
