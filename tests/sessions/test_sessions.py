@@ -277,3 +277,26 @@ async def test_a_session_model_has_its_own_script_and_journal() -> None:
         assert (await wire.sim("POST", "/s/1/sim/reset"))[0] == 200  # the session's reset resets its model only
         assert (await wire.sim("GET", "/s/1/sim/llm/log"))[1]["count"] == 0
         assert (await wire.sim("GET", "/sim/llm/log"))[1]["count"] == 1
+
+
+async def test_a_session_model_answers_with_openai_headers_and_holds_its_own_quota() -> None:
+    """A session's ``/v1`` request gets what a root one gets: ``x-request-id``, ``openai-processing-ms``, the
+    ``x-ratelimit-*`` headers and the 429 past its quota (the session's model keeps its own window)."""
+    chat = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    async with model_stand(answers=["ok"], rpm=1) as wire:
+        await open_session(wire)
+        for prefix in ("/s/1", ""):
+            first = await wire.client.post(prefix + "/v1/chat/completions", json=chat)
+            assert first.status == 200
+            assert first.headers["x-request-id"].startswith("req_")
+            assert int(first.headers["openai-processing-ms"]) >= 0
+            assert first.headers["x-ratelimit-remaining-requests"] == "0"
+            second = await wire.client.post(prefix + "/v1/chat/completions", json=chat)
+            assert second.status == 429
+            assert (await second.json())["error"]["code"] == "rate_limit_exceeded"
+            assert second.headers["x-request-id"] != first.headers["x-request-id"]
+        message = {"model": "claude", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
+        anthropic = await wire.client.post("/s/1/v1/messages", json=message)
+        assert anthropic.status == 429  # the session's window is spent
+        assert anthropic.headers["request-id"].startswith("req_")
+        assert (await anthropic.json())["type"] == "error"
