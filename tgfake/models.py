@@ -109,10 +109,12 @@ class LaunchIn(SimBody):
 
 
 class FilePartIn(SimBody):
-    """One file of ``POST /sim/file`` in a JSON body: its name and its bytes as base64."""
+    """One file of ``POST /sim/file`` in a JSON body: its name and its bytes as base64, or the ``file_id`` of a file
+    the stand holds (sent again as it is, as a client re-sends a saved sticker or a file it has)."""
 
     name: str = ""
     data: str = ""
+    file_id: str = ""
 
 
 Duration = Annotated[int, Field(ge=0, le=24 * 60 * 60)]
@@ -155,11 +157,13 @@ class FileIn(SenderFields, MediaFieldsIn):
 
 
 class AlbumItemIn(MediaFieldsIn):
-    """One item of ``POST /sim/album``: its kind (``photo``, ``video``, ``document``, ``audio``), name and bytes."""
+    """One item of ``POST /sim/album``: its kind (``photo``, ``video``, ``document``, ``audio``), name and bytes, or
+    the ``file_id`` of a file of that kind the stand holds."""
 
     type: str = ""
     name: str = ""
     data: str = ""
+    file_id: str = ""
 
 
 class AlbumIn(SenderFields):

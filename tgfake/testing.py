@@ -409,7 +409,7 @@ class _Core:
     def send_file(
         self,
         kind: str,
-        data: bytes,
+        data: bytes | str,
         name: str,
         caption: str,
         user: str | int | Person,
@@ -419,7 +419,10 @@ class _Core:
         fields: Mapping[str, Any] | None = None,
     ) -> _Op[Sent]:
         chat_id, body = self._sender(user, chat, mention, reply_to)
-        body[kind] = {"name": name, "data": base64.b64encode(data).decode()}
+        if isinstance(data, str):  # a file the stand holds, by its id
+            body[kind] = {"file_id": data}
+        else:
+            body[kind] = {"name": name, "data": base64.b64encode(data).decode()}
         body.update(fields or {})
         if caption:
             body["caption"] = caption
@@ -1060,7 +1063,7 @@ class StandClient:
     def send_file(
         self,
         kind: str,
-        data: bytes,
+        data: bytes | str,
         *,
         name: str = "",
         caption: str = "",
@@ -1072,7 +1075,8 @@ class StandClient:
     ) -> Sent:
         """A person sends a file of any kind (``POST /sim/file``): ``photo``, ``document``, ``video``, ``audio``,
         ``voice``, ``animation``, ``sticker`` or ``video_note``, with the kind's ``fields`` (``duration=3``,
-        ``width``/``height``, ``length``, ``performer``/``title``, ``emoji``); ``Sent.file_id`` names it."""
+        ``width``/``height``, ``length``, ``performer``/``title``, ``emoji``); ``Sent.file_id`` names it. ``data``
+        as a ``str`` is the ``file_id`` of a file the stand holds, sent again as it is."""
         op = self._core.send_file(kind, data, name, caption, user, chat, mention, reply_to, fields)
         return self._driver.run(op)
 
@@ -1356,7 +1360,7 @@ class AsyncStandClient:
     async def send_file(
         self,
         kind: str,
-        data: bytes,
+        data: bytes | str,
         *,
         name: str = "",
         caption: str = "",

@@ -68,3 +68,37 @@ async def test_game_methods_name_the_message_first(wire: Wire) -> None:
         user_id=1,
     )
     await wire.refused("sendGame", 400, 'Bad Request: parameter "game_short_name" is required', chat_id=4242)
+
+
+async def test_a_game_sent_from_an_inline_query_keeps_scores_by_its_inline_message_id(wire: Wire) -> None:
+    """An inline game result: the person sends it via the bot with a Play button, a tap names the game, and the
+    scores are set and read by ``inline_message_id`` (setGameScore answers ``true``: the bot cannot see it)."""
+    bot = {"token": "777:games", "username": "arcade_bot", "supports_inline_queries": True, "inline_feedback": True}
+    status, _ = await wire.sim("POST", "/sim/bots", bot)
+    assert status == 200
+    wire.token = "777:games"
+    assert (await wire.sim("POST", "/sim/inline", {"bot": "arcade_bot", "query": "play"}))[0] == 200
+    query = (await wire.ok("getUpdates", offset=-1))[-1]["inline_query"]
+    results = json.dumps([{"type": "game", "id": "g1", "game_short_name": "snake"}])
+    assert await wire.ok("answerInlineQuery", inline_query_id=query["id"], results=results) is True
+    status, picked = await wire.sim("POST", "/sim/inline/choose", {"result_id": "g1"})
+    assert status == 200, picked
+    inline_id = picked["inline_message_id"]
+    sent, chosen = (u for u in await wire.ok("getUpdates", offset=-2))
+    assert sent["message"]["game"]["title"] == "snake"
+    assert sent["message"]["reply_markup"] == {"inline_keyboard": [[{"text": "Play snake", "callback_game": {}}]]}
+    assert chosen["chosen_inline_result"]["inline_message_id"] == inline_id
+    status, _ = await wire.sim("POST", "/sim/callback", {"label": "Play snake", "bot": "arcade_bot"})
+    assert status == 200
+    tap = (await wire.ok("getUpdates", offset=-1))[-1]["callback_query"]
+    assert (tap["inline_message_id"], tap["game_short_name"]) == (inline_id, "snake")
+    assert "message" not in tap
+    assert await wire.ok("setGameScore", inline_message_id=inline_id, user_id=4242, score=7) is True
+    await wire.refused("setGameScore", 400, "Bad Request: BOT_SCORE_NOT_MODIFIED",
+                       inline_message_id=inline_id, user_id=4242, score=7)  # fmt: skip
+    table = await wire.ok("getGameHighScores", inline_message_id=inline_id, user_id=4242)
+    assert [(row["position"], row["user"]["id"], row["score"]) for row in table] == [(1, 4242, 7)]
+    await wire.refused("getGameHighScores", 400, "Bad Request: message identifier is not specified",
+                       inline_message_id="", user_id=4242)  # fmt: skip
+    await wire.refused("setGameScore", 400, "Bad Request: invalid inline message identifier specified",
+                       inline_message_id="AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", user_id=4242, score=1)  # fmt: skip

@@ -156,7 +156,8 @@ async def test_an_empty_or_broken_json_body_is_refused(wire: Wire) -> None:
 async def test_form_refusals(wire: Wire) -> None:
     form = FormData({"photo": "cat.png", "caption": "x"})
     resp = await wire.client.post("/sim/file", data=form)
-    assert (resp.status, await resp.json()) == (400, {"error": "photo must be a file part (curl -F photo=@file)"})
+    error = "photo must be a file part (curl -F photo=@file) or the file_id of a file the stand holds, not 'cat.png'"
+    assert (resp.status, await resp.json()) == (400, {"error": error})
     status, body = await send_form(wire, "photo", "a.png", image_bytes("PNG"), user_id="seven")
     assert status == 400
     assert body["error"].startswith("invalid form field: user_id: Input should be a valid integer")

@@ -370,3 +370,61 @@ async def test_caption_entities_are_checked_as_the_bot_apis(wire: Wire, entities
         {"error": "caption_entities and mention don't go together: write the @username in the caption"},
     )
     assert wire.stand.world.files == {}
+
+
+async def test_a_file_the_stand_holds_is_sent_again_by_its_file_id(wire: Wire) -> None:
+    """The bot's sticker sent back by the person, by id (JSON and a form's text field), and an album of files sent
+    before: the same file_id and file_unique_id, no new file; only the caption is the person's."""
+    await wire.say("hi")
+    status, sent = await upload(wire, "sendSticker", "sticker", "s.webp", image_bytes("WEBP", (512, 512)),
+                                chat_id=4242, emoji="😺")  # fmt: skip
+    assert status == 200, sent
+    sticker = sent["result"]["sticker"]
+    await updates(wire)
+    status, answer = await wire.sim("POST", "/sim/file", {"sticker": {"file_id": sticker["file_id"]}})
+    assert (status, answer["file_id"]) == (200, sticker["file_id"]), answer
+    form = FormData()
+    form.add_field("sticker", sticker["file_id"])
+    resp = await wire.client.post("/sim/file", data=form)
+    assert resp.status == 200, await resp.text()
+    got = [u["message"]["sticker"] for u in await wire.ok("getUpdates", offset=-2)]
+    assert got == [sticker, sticker]
+    status, photo = await wire.sim("POST", "/sim/file", {"photo": {"name": "a.png", "data": b64(image_bytes("PNG"))}})
+    assert status == 200
+    await updates(wire)
+    status, album = await wire.sim(
+        "POST", "/sim/album", {"items": [{"type": "photo", "file_id": photo["file_id"], "caption": "again"}, PHOTO]}
+    )
+    assert status == 200, album
+    assert album["messages"][0]["file_id"] == photo["file_id"]
+    first, second = (u["message"] for u in await wire.ok("getUpdates", offset=-2))
+    assert first["caption"] == "again"
+    assert first["media_group_id"] == second["media_group_id"]
+    assert first["photo"][-1]["file_unique_id"] != second["photo"][-1]["file_unique_id"]
+    assert second["photo"][-1]["file_id"] == "file_3"  # the sticker, the photo, the album's new photo: no new ids
+
+
+NO_FILE = "no file 'file_99' in the stand (a file id comes from a sent file's message)"
+BOTH = "sticker: send the file's data or its file_id, not both"
+OWN = "emoji is the file's own: a file sent by file_id keeps what it was sent with"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "error"),
+    [
+        ({"sticker": {"file_id": "file_99"}}, 404, NO_FILE),
+        ({"photo": {"file_id": "file_1"}}, 400, "file_1 is a sticker: it is sent again only as a sticker"),
+        ({"sticker": {"file_id": "file_1", "data": "AAAA"}}, 400, BOTH),
+        ({"sticker": {"file_id": "file_1"}, "emoji": "😀"}, 400, OWN),
+        ({"sticker": {"file_id": "file_1"}, "caption": "hi"}, 400, "a sticker has no caption"),
+    ],
+)
+async def test_a_file_id_sent_again_is_refused_when_it_names_no_file_of_that_kind(
+    wire: Wire, body: dict[str, Any], status: int, error: str
+) -> None:
+    await wire.say("hi")
+    sticker = image_bytes("WEBP", (512, 512))
+    assert (await upload(wire, "sendSticker", "sticker", "s.webp", sticker, chat_id=4242))[0] == 200
+    before = await wire.text()
+    assert await wire.sim("POST", "/sim/file", body) == (status, {"error": error})
+    assert await wire.text() == before

@@ -31,6 +31,9 @@ def test_send_file_sends_any_kind_with_its_fields(tgfake: StandClient) -> None:
     with pytest.raises(SimAPIError) as refused:
         tgfake.send_file("sticker", image_bytes("PNG"), caption="no")
     assert "a sticker has no caption" in str(refused.value)
+    again = tgfake.send_file("sticker", sticker.file_id)  # a str is a held file's id: the same file again
+    assert (again.message_id, again.file_id) == (3, "file_3")
+    assert tgfake.transcript(4242).splitlines()[-1] == "[3] alice: [sticker 😀]"
 
 
 def test_send_album_sends_one_message_per_item(tgfake: StandClient) -> None:

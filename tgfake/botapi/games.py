@@ -1,10 +1,10 @@
 """Games: sendGame, setGameScore, getGameHighScores (the person's ``callback_game`` taps: ``POST /sim/callback``).
 
 Ported from Client.cpp's ``process_send_game_query`` and ``process_set_game_score_query`` /
-``process_get_game_high_scores_query``: the message is named by ``chat_id`` + ``message_id`` (or an
-``inline_message_id``, which the stand never mints), then the person; a score that does not beat the old one
-without ``force`` is the server's ``BOT_SCORE_NOT_MODIFIED``. The stand has no BotFather games, so any short name
-is a game whose title is its short name.
+``process_get_game_high_scores_query``: the message is named by ``chat_id`` + ``message_id`` (or by the
+``inline_message_id`` of a game result a person sent, checked as every inline edit is), then the person; a score
+that does not beat the old one without ``force`` is the server's ``BOT_SCORE_NOT_MODIFIED``. The stand has no
+BotFather games, so any short name is a game whose title is its short name.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from tgfake import errors
 from tgfake.botapi import fields
 from tgfake.botapi.common import chat_id, post_message
+from tgfake.botapi.inline import inline_target
 from tgfake.botapi.keyboards import parse_inline_keyboard
 from tgfake.botapi.registry import bot_method
 from tgfake.botapi.schema import to_integer
@@ -42,12 +43,17 @@ async def send_game(ctx: BotCall, p: Params) -> Any:
     return sent
 
 
-def _game_message(ctx: BotCall, p: Params, missing: str) -> tuple[Chat, StoredMessage, GameMessage]:
-    """``check_message``: the chat and the game message in it; no chat and no message id asks for the inline id."""
+def _game_message(ctx: BotCall, p: Params, missing: str) -> tuple[Chat, StoredMessage, GameMessage, bool]:
+    """``check_message``: the chat and the game message in it, and whether it was named by ``inline_message_id``
+    (no chat and no message id: the game result a person sent from an inline query)."""
+    inline = inline_target(ctx, p)
+    if inline is not None:
+        game = ctx.world.games.messages.get((inline[0].id, inline[1].message_id))
+        if game is None:
+            raise bad_request(missing)
+        return inline[0], inline[1], game, True
     raw_chat = p.text("chat_id")
     mid = parse_int(p.text("message_id")) or 0
-    if not raw_chat and mid == 0:
-        raise bad_request(errors.INLINE_MESSAGE_ID_EMPTY)  # no inline message exists in the stand
     if not raw_chat:
         raise bad_request(errors.CHAT_ID_EMPTY)
     chat = ctx.chat(to_integer(raw_chat))
@@ -57,20 +63,21 @@ def _game_message(ctx: BotCall, p: Params, missing: str) -> tuple[Chat, StoredMe
     game = ctx.world.games.messages.get((chat.id, mid))
     if msg is None or game is None:
         raise bad_request(missing)
-    return chat, msg, game
+    return chat, msg, game, False
 
 
 @bot_method("setGameScore")
 async def set_game_score(ctx: BotCall, p: Params) -> Any:
-    """The person's score in this game message; the edited message is answered (``true`` with ``disable_edit``)."""
-    chat, msg, game = _game_message(ctx, p, errors.GAME_SCORE_MESSAGE_NOT_FOUND)
+    """The person's score in this game message; the edited message is answered (``true`` with ``disable_edit`` or for
+    an inline message, which the bot cannot see)."""
+    chat, msg, game, inline = _game_message(ctx, p, errors.GAME_SCORE_MESSAGE_NOT_FOUND)
     user_id = to_integer(p.text("user_id"))
     score = to_integer(p.text("score"))
     old = game.scores.get(user_id)
     if old is not None and score <= old and not fields.to_bool(p.text("force")):
         raise bad_request(errors.BOT_SCORE_NOT_MODIFIED)
     game.scores[user_id] = score
-    if p.text("disable_edit_message") and fields.to_bool(p.text("disable_edit_message")):
+    if inline or (p.text("disable_edit_message") and fields.to_bool(p.text("disable_edit_message"))):
         return True
     return ctx.message_json(chat, msg)
 
@@ -78,7 +85,7 @@ async def set_game_score(ctx: BotCall, p: Params) -> Any:
 @bot_method("getGameHighScores")
 async def get_game_high_scores(ctx: BotCall, p: Params) -> Any:
     """The table, best first, with positions from 1 (the stand's tables are small enough to show whole)."""
-    _, _, game = _game_message(ctx, p, errors.GAME_SCORES_MESSAGE_NOT_FOUND)
+    _, _, game, _ = _game_message(ctx, p, errors.GAME_SCORES_MESSAGE_NOT_FOUND)
     users = ctx.world.users
     out = []
     for position, (person_id, score) in enumerate(game.table(), start=1):

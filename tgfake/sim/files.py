@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from tgfake.content import FILE_KINDS
 from tgfake.errors import SimError, TelegramError
-from tgfake.models import AlbumIn, FileIn, FilePartIn, ProfileIn
+from tgfake.models import AlbumIn, AlbumItemIn, FileIn, FilePartIn, ProfileIn
 from tgfake.params import printable
 from tgfake.sim import answers
 from tgfake.sim.common import decode_body, invalid, read_body_bytes, stand_of
@@ -51,10 +51,10 @@ async def file(request: web.Request) -> web.Response:
 async def send_file(request: web.Request) -> web.Response:
     """The person sends one file of any kind; answers ``{"message_id","update_id","file_id"}``."""
     if request.content_type in ("multipart/form-data", "application/x-www-form-urlencoded"):
-        body, kind, name, data = await _from_form(request)
+        body, kind, name, data, file_id = await _from_form(request)
     else:
-        body, kind, name, data = await _from_json(request)
-    return sim_json(files.send_file(stand_of(request), body, kind, name, data))
+        body, kind, name, data, file_id = await _from_json(request)
+    return sim_json(files.send_file(stand_of(request), body, kind, name, data, file_id))
 
 
 @routes.post("/sim/album")
@@ -62,7 +62,7 @@ async def send_file(request: web.Request) -> web.Response:
 async def send_album(request: web.Request) -> web.Response:
     """The person sends 2-10 files as one album; answers ``{"media_group_id","messages":[...]}``."""
     body = await _json(request, AlbumIn, MAX_ALBUM_BODY)
-    decoded = [(item.name, _base64(f"items[{i}]", item.data)) for i, item in enumerate(body.items)]
+    decoded = [(item.name, _file_data(f"items[{i}]", item)) for i, item in enumerate(body.items)]
     return sim_json(files.send_album(stand_of(request), body, decoded))
 
 
@@ -73,8 +73,8 @@ async def set_profile(request: web.Request) -> web.Response:
     body = await _json(request, ProfileIn, MAX_ALBUM_BODY)
     stand = stand_of(request)
     person = person_ref(stand, body.user)
-    photos = None if body.photos is None else [(p, _base64(f"photos[{i}]", p.data)) for i, p in enumerate(body.photos)]
-    audios = None if body.audios is None else [(a, _base64(f"audios[{i}]", a.data)) for i, a in enumerate(body.audios)]
+    photos = None if body.photos is None else [(p, _file_data(f"photos[{i}]", p)) for i, p in enumerate(body.photos)]
+    audios = None if body.audios is None else [(a, _file_data(f"audios[{i}]", a)) for i, a in enumerate(body.audios)]
     return sim_json(files.set_profile(stand, person.id, photos, audios))
 
 
@@ -93,13 +93,22 @@ async def _json(request: web.Request, model: type[Any], cap: int) -> Any:
     return decode_body(raw, model)
 
 
-async def _from_json(request: web.Request) -> tuple[FileIn, str, str, bytes]:
+async def _from_json(request: web.Request) -> tuple[FileIn, str, str, bytes, str]:
     body: FileIn = await _json(request, FileIn, MAX_FILE_BODY)
     parts: dict[str, FilePartIn | None] = {kind: getattr(body, kind) for kind in KINDS}
     kind = _one_kind([k for k in KINDS if parts[k] is not None])
     part = parts[kind]
     assert part is not None
-    return body, kind, part.name, _base64(kind, part.data)
+    return body, kind, part.name, _file_data(kind, part), part.file_id
+
+
+def _file_data(where: str, part: FilePartIn | AlbumItemIn) -> bytes:  # (a ProfileAudioIn is a FilePartIn)
+    """A part's bytes; none for one that names a file by ``file_id`` (it may not also carry bytes or a name)."""
+    if part.file_id:
+        if part.data or part.name:
+            raise SimError(400, f"{where}: send the file's data or its file_id, not both")
+        return b""
+    return _base64(where, part.data)
 
 
 def _base64(kind: str, text: str) -> bytes:
@@ -113,7 +122,7 @@ def _base64(kind: str, text: str) -> bytes:
         raise SimError(400, f"{kind}.data is not valid base64") from None
 
 
-async def _from_form(request: web.Request) -> tuple[FileIn, str, str, bytes]:
+async def _from_form(request: web.Request) -> tuple[FileIn, str, str, bytes, str]:
     try:
         params = await read_params(request)
     except TelegramError as exc:
@@ -121,11 +130,17 @@ async def _from_form(request: web.Request) -> tuple[FileIn, str, str, bytes]:
     bad = params.first_not_utf8()
     if bad is not None:
         raise SimError(400, f"invalid form field: {printable(bad)}: strings must be encoded in UTF-8")
-    for kind in KINDS:
-        if kind in params.values:
-            raise SimError(400, f"{kind} must be a file part (curl -F {kind}=@file)")
-    kind = _one_kind([k for k in KINDS if k in params.files])
-    upload = params.files[kind]
+    kind = _one_kind([k for k in KINDS if k in params.files or k in params.values])
+    if kind not in params.files:  # a text field names a file the stand holds, as a bot's file_id does
+        file_id = params.values[kind]
+        if stand_of(request).world.files.get(file_id.strip()) is None:  # (most likely a forgotten @)
+            raise SimError(
+                400, f"{kind} must be a file part (curl -F {kind}=@file) or the file_id of a file the stand holds, "
+                f"not {file_id!r}"
+            )
+    else:
+        file_id = ""
+    upload = params.files.get(kind)
     fields: dict[str, Any] = {k: v for k, v in params.values.items() if k not in KINDS}
     if "caption_entities" in fields:  # a JSON array in a text field, as a bot's caption_entities comes
         try:
@@ -136,4 +151,6 @@ async def _from_form(request: web.Request) -> tuple[FileIn, str, str, bytes]:
         body = FileIn.model_validate(fields, strict=False)
     except ValidationError as exc:
         raise invalid(exc, "invalid form field") from None
-    return body, kind, upload.filename, upload.data
+    if upload is None:
+        return body, kind, "", b"", file_id
+    return body, kind, upload.filename, upload.data, file_id

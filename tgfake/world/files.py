@@ -64,6 +64,36 @@ class CheckedFile:
     meta: dict[str, Any]
     caption: str
     formatted: FormattedText | None = None  # the caption with the entities the client sent (None: none sent)
+    known: StoredFile | None = None  # a file the stand holds, sent again by its id (kept as it is, no new id)
+
+
+def resent(stand: Stand, kind: str, file_id: str) -> StoredFile:
+    """The file a person sends again by ``file_id``: one the stand holds, of the kind it is sent as."""
+    known = stand.world.files.get(file_id.strip())
+    if known is None:
+        raise SimError(404, f"no file {file_id!r} in the stand (a file id comes from a sent file's message)")
+    if known.kind != kind:
+        raise SimError(400, f"{file_id} is {article(known.kind)}: it is sent again only as {article(known.kind)}")
+    return known
+
+
+def check_resent(kind: str, known: StoredFile, fields: MediaFieldsIn, *, mention: bool = False) -> CheckedFile:
+    """A file sent again by its id: only its caption is the person's; what the file is (size, duration...) is kept."""
+    formatted = _caption(kind, fields, mention)
+    stated = [key for key in STATED if getattr(fields, key)]
+    if stated:
+        raise SimError(400, f"{stated[0]} is the file's own: a file sent by file_id keeps what it was sent with")
+    return CheckedFile(kind, known.name, known.data, (known.width, known.height), known.meta, fields.caption,
+                       formatted, known)  # fmt: skip
+
+
+def _caption(kind: str, fields: MediaFieldsIn, mention: bool) -> FormattedText | None:
+    """The caption's checks, the same for a new file and one sent again."""
+    if kind not in CAPTIONED and (fields.caption or mention):
+        raise SimError(400, f"{article(kind)} has no caption" + (" to mention the bot in" if mention else ""))
+    if len(fields.caption) > MAX_CAPTION_LENGTH:
+        raise SimError(400, f"caption is longer than {MAX_CAPTION_LENGTH} characters")
+    return _formatted(fields, mention)
 
 
 def check_file(kind: str, name: str, data: bytes, fields: MediaFieldsIn, *, mention: bool = False) -> CheckedFile:
@@ -73,11 +103,7 @@ def check_file(kind: str, name: str, data: bytes, fields: MediaFieldsIn, *, ment
     limit = PERSON_MAX_PHOTO if kind == "photo" else PERSON_MAX_DOCUMENT
     if len(data) > limit:
         raise SimError(400, f"{kind} is larger than {limit >> 20} MiB")
-    if kind not in CAPTIONED and (fields.caption or mention):
-        raise SimError(400, f"{article(kind)} has no caption" + (" to mention the bot in" if mention else ""))
-    if len(fields.caption) > MAX_CAPTION_LENGTH:
-        raise SimError(400, f"caption is longer than {MAX_CAPTION_LENGTH} characters")
-    formatted = _formatted(fields, mention)
+    formatted = _caption(kind, fields, mention)
     stated = {key: getattr(fields, key) for key in STATED if getattr(fields, key)}
     for key in stated:
         if key not in KIND_FIELDS[kind]:
@@ -120,7 +146,9 @@ def _entities(stand: Stand, checked: CheckedFile) -> tuple[str, list[dict[str, A
 
 
 def store(stand: Stand, checked: CheckedFile) -> Media:
-    """Keep the file in the one store (the next ``file_N``) as a message's content."""
+    """Keep the file in the one store (the next ``file_N``) as a message's content; a file sent again is the same."""
+    if checked.known is not None:
+        return Media(checked.kind, checked.known)
     return Media(checked.kind, mint(stand, checked.kind, checked.name, checked.data, *checked.size, checked.meta))
 
 
@@ -130,9 +158,13 @@ def target(stand: Stand, body: SenderFields) -> Chat:
     return stand.person_chat(body, person, stand.find_bot(body.bot))
 
 
-def send_file(stand: Stand, body: FileIn, kind: str, name: str, data: bytes) -> dict[str, object]:
-    """The person sends one file; answers ``{"message_id", "update_id", "file_id"}``."""
-    checked = check_file(kind, name, data, body, mention=body.mention)
+def send_file(stand: Stand, body: FileIn, kind: str, name: str, data: bytes, file_id: str = "") -> dict[str, object]:
+    """The person sends one file (new bytes, or a file the stand holds by its ``file_id``); answers
+    ``{"message_id", "update_id", "file_id"}``."""
+    if file_id:
+        checked = check_resent(kind, resent(stand, kind, file_id), body, mention=body.mention)
+    else:
+        checked = check_file(kind, name, data, body, mention=body.mention)
     target(stand, body)
     media = store(stand, checked)
     caption, entities = _entities(stand, checked)
@@ -158,12 +190,15 @@ def check_album(kinds: list[str]) -> None:
 def send_album(stand: Stand, body: AlbumIn, files: list[tuple[str, bytes]]) -> dict[str, object]:
     """The person sends an album: each item its own message, one ``media_group_id``, delivered in order.
 
-    ``files`` are the items' names and bytes (decoded by the route). Answers ``{"media_group_id", "messages"}``.
+    ``files`` are the items' names and bytes (decoded by the route; an item with a ``file_id`` is that file again).
+    Answers ``{"media_group_id", "messages"}``.
     """
     check_album([item.type for item in body.items])
     checked: list[CheckedFile] = []
     for i, (item, (name, data)) in enumerate(zip(body.items, files, strict=True)):
-        checked.append(_checked(f"items[{i}]", item.type, name, data, item, mention=body.mention and i == 0))
+        first = body.mention and i == 0
+        checked.append(_checked(f"items[{i}]", item.type, name, data, item, mention=first, stand=stand,
+                                file_id=item.file_id))  # fmt: skip
     chat = target(stand, body)
     group = f"{abs(chat.id)}{chat.next_message_id:08d}"
     sent: list[dict[str, object]] = []
@@ -188,7 +223,7 @@ def set_profile(
     from tgfake.models import MediaFieldsIn
 
     new_photos = [
-        _checked(f"photos[{i}]", "photo", part.name, data, MediaFieldsIn())
+        _checked(f"photos[{i}]", "photo", part.name, data, MediaFieldsIn(), stand=stand, file_id=part.file_id)
         for i, (part, data) in enumerate(photos or [])
     ]
     new_audios = [
@@ -198,6 +233,8 @@ def set_profile(
             part.name,
             data,
             MediaFieldsIn(duration=part.duration, performer=part.performer, title=part.title),
+            stand=stand,
+            file_id=part.file_id,
         )
         for i, (part, data) in enumerate(audios or [])
     ]
@@ -214,10 +251,21 @@ def set_profile(
 
 
 def _checked(
-    where: str, kind: str, name: str, data: bytes, fields: MediaFieldsIn, *, mention: bool = False
+    where: str,
+    kind: str,
+    name: str,
+    data: bytes,
+    fields: MediaFieldsIn,
+    *,
+    mention: bool = False,
+    stand: Stand | None = None,
+    file_id: str = "",
 ) -> CheckedFile:
-    """:func:`check_file`, its refusal naming which file of the request it is about."""
+    """:func:`check_file` (or :func:`check_resent` for a ``file_id``), its refusal naming which file of the request
+    it is about."""
     try:
+        if file_id and stand is not None:
+            return check_resent(kind, resent(stand, kind, file_id), fields, mention=mention)
         return check_file(kind, name, data, fields, mention=mention)
     except SimError as exc:
         raise SimError(exc.status, f"{where}: {exc.message}") from None

@@ -13,9 +13,10 @@ import struct
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tgfake.chats import Chat, Keyboard, StoredFile, StoredMessage
+from tgfake.chats import Button, Chat, Keyboard, StoredFile, StoredMessage
 from tgfake.content import Media
 from tgfake.errors import SimError
+from tgfake.world.games import GameMessage
 from tgfake.world.people import User
 
 if TYPE_CHECKING:
@@ -376,7 +377,10 @@ def result_media(stand: Stand, result: InlineResult) -> Media | None:
 def post_result(stand: Stand, chat: Chat, person: User, bot_user: User, result: InlineResult) -> StoredMessage:
     """The person's message ``via_bot`` with the result's content; delivered to the bots that see it."""
     media = result_media(stand, result)
-    inline_id = stand.world.inline.mint_message_id(bot_user.id) if result.keyboard else ""
+    keyboard = result.keyboard
+    if result.kind == "game" and keyboard is None:  # as sendGame's: Telegram adds the one "Play <title>" button
+        keyboard = [[Button(text=f"Play {result.fields['title']}", callback_game=True)]]
+    inline_id = stand.world.inline.mint_message_id(bot_user.id) if keyboard else ""
     captioned = media is None or media.captioned
     msg = chat.add(
         StoredMessage(
@@ -388,7 +392,7 @@ def post_result(stand: Stand, chat: Chat, person: User, bot_user: User, result: 
             entities=list(result.entities) if captioned else [],
             parse_mode=result.parse_mode,
             media=media,
-            keyboard=result.keyboard,
+            keyboard=keyboard,
             via_bot=bot_user,
             inline_message_id=inline_id,
         )
@@ -398,5 +402,7 @@ def post_result(stand: Stand, chat: Chat, person: User, bot_user: User, result: 
         stand.world.inline.messages[inline_id] = InlineMessage(
             inline_id, bot_user.id, chat.id, chat_bot, msg.message_id
         )
+    if result.kind == "game":  # its score is set and read by inline_message_id, its button taps name the game
+        stand.world.games.messages[(chat.id, msg.message_id)] = GameMessage(short_name=result.fields["title"])
     stand.deliver(chat, msg)
     return msg
