@@ -27,6 +27,11 @@ class HttpUrl:
     specified_port: int
     query: str
 
+    @property
+    def port(self) -> int:
+        """The port a connection would use: the one written, else the protocol's own."""
+        return self.specified_port or (443 if self.https else 80)
+
     def url(self) -> str:
         out = "https://" if self.https else "http://"
         if self.userinfo:
