@@ -1,0 +1,53 @@
+"""TDLib's string cleaning where the Bot API reaches it, through the wire: every string first through
+clean_input_string, then a chat title, a topic name or an invite link name through clean_name, a chat description
+through strip_empty_characters (td/telegram/misc.cpp; the functions' own table is test_tdlib_string_cleaning.py)."""
+
+from __future__ import annotations
+
+from tests.conftest import Wire
+from tests.world.helpers import BOT, add_bot, make_chat
+
+BLANKS = "\u00a0\u3000\u2800\u200b\U000e0041 \n\t\r"  # no-break, ideographic and braille spaces, ZWSP, a tag, ...
+
+
+async def group(wire: Wire, **body: object) -> int:
+    await add_bot(wire)
+    return await make_chat(wire, admins=[BOT], **body)
+
+
+async def test_a_chat_title_is_cleaned_as_a_name(wire: Wire) -> None:
+    cid = await group(wire)
+    await wire.ok("setChatTitle", chat_id=cid, title="\u3000 Book\u00a0\u00a0\n\tclub\r\u2028 \u2800")
+    assert (await wire.ok("getChat", chat_id=cid))["title"] == "Book club"  # a tab is a space once cleaned
+    empty = "Bad Request: title must be non-empty"
+    await wire.refused("setChatTitle", 400, empty, chat_id=cid, title=BLANKS)
+    await wire.ok("setChatTitle", chat_id=cid, title="é" * 127 + "\u00a0\u00a0x")
+    assert (await wire.ok("getChat", chat_id=cid))["title"] == "é" * 127  # cut to 128, then trimmed
+
+
+async def test_a_topic_and_an_invite_link_name_are_cleaned_as_names(wire: Wire) -> None:
+    cid = await group(wire, is_forum=True)
+    topic = await wire.ok("createForumTopic", chat_id=cid, name="\u2000Release\u00a0 \u00a0notes\u205f")
+    assert topic["name"] == "Release notes"
+    await wire.refused("createForumTopic", 400, "Bad Request: name must be non-empty", chat_id=cid, name=BLANKS)
+    thread = topic["message_thread_id"]
+    # a name that is empty only once cleaned by clean_input_string is no rename at all, as in td
+    assert await wire.ok("editForumTopic", chat_id=cid, message_thread_id=thread, name="\r\u2028") is True
+    link = await wire.ok("createChatInviteLink", chat_id=cid, name="  Friends\u00a0\u3000and\nfamily  ")
+    assert link["name"] == "Friends and family"
+
+
+async def test_a_description_is_stripped_of_empty_characters(wire: Wire) -> None:
+    cid = await group(wire)
+    await wire.ok("setChatDescription", chat_id=cid, description="\u3000Rules:\u00a0\u00a0be\tkind\r\n\u2800")
+    assert (await wire.ok("getChat", chat_id=cid))["description"] == "Rules:\u00a0\u00a0be kind"  # inner blanks kept
+    await wire.ok("setChatDescription", chat_id=cid, description=BLANKS)
+    assert "description" not in await wire.ok("getChat", chat_id=cid)  # nothing visible: no description
+
+
+async def test_a_message_of_invisible_characters_only_is_empty(wire: Wire) -> None:
+    await wire.say("hi")
+    empty = "Bad Request: text must be non-empty"
+    await wire.refused("sendMessage", 400, empty, chat_id=4242, text="\u200b\u2800\U000e0041\u00a0\r")
+    sent = await wire.ok("sendMessage", chat_id=4242, text="\u200b\u2800a\r\u2028")
+    assert sent["text"] == "\u200b\u2800a"
