@@ -4,6 +4,10 @@ through strip_empty_characters (td/telegram/misc.cpp; the functions' own table i
 
 from __future__ import annotations
 
+import io
+
+from aiohttp import FormData
+
 from tests.conftest import Wire
 from tests.world.helpers import BOT, add_bot, make_chat
 
@@ -51,3 +55,29 @@ async def test_a_message_of_invisible_characters_only_is_empty(wire: Wire) -> No
     await wire.refused("sendMessage", 400, empty, chat_id=4242, text="\u200b\u2800\U000e0041\u00a0\r")
     sent = await wire.ok("sendMessage", chat_id=4242, text="\u200b\u2800a\r\u2028")
     assert sent["text"] == "\u200b\u2800a"
+
+
+async def test_a_document_file_name_loses_its_empty_characters_and_a_right_to_left_override(wire: Wire) -> None:
+    """td keeps a document's file name through strip_empty_characters(name, 255, strip_rtlo=True): the override
+    that makes ``exe.txt`` read as ``txt.exe`` goes."""
+    await wire.say("hi")
+    assert await document_name(wire, "\u3000\u202ereport\u202etxt.exe ") == "report txt.exe"
+    assert await document_name(wire, "é" * 300 + ".txt") == "é" * 255
+
+
+async def document_name(wire: Wire, filename: str) -> str:
+    """sendDocument with a part named in raw UTF-8 (as httpx, python-telegram-bot's client, writes a name)."""
+    form = FormData(quote_fields=False)
+    form.add_field("chat_id", "4242")
+    form.add_field("document", io.BytesIO(b"MZ"), filename=filename, content_type="application/octet-stream")
+    resp = await wire.client.post(f"/bot{wire.token}/sendDocument", data=form)
+    body = await resp.json()
+    assert resp.status == 200, body
+    return str(body["result"]["document"]["file_name"])
+
+
+async def test_a_bot_name_is_an_input_string(wire: Wire) -> None:
+    await wire.ok("setMyName", name="Helper\rbot\x01")
+    assert await wire.ok("getMyName") == {"name": "Helperbot "}
+    await wire.ok("setMyName", name="\r")  # nothing left once cleaned: the name is removed
+    assert (await wire.ok("getMyName"))["name"] == (await wire.ok("getMe"))["first_name"]
