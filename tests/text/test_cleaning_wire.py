@@ -5,12 +5,14 @@ through strip_empty_characters (td/telegram/misc.cpp; the functions' own table i
 from __future__ import annotations
 
 import io
+import json
 
 from aiohttp import FormData
 
 from tests.conftest import Wire
 from tests.world.helpers import BOT, add_bot, make_chat
 
+FINDER = "777:inline-finder"
 BLANKS = "\u00a0\u3000\u2800\u200b\U000e0041 \n\t\r"  # no-break, ideographic and braille spaces, ZWSP, a tag, ...
 
 
@@ -81,3 +83,20 @@ async def test_a_bot_name_is_an_input_string(wire: Wire) -> None:
     assert await wire.ok("getMyName") == {"name": "Helperbot "}
     await wire.ok("setMyName", name="\r")  # nothing left once cleaned: the name is removed
     assert (await wire.ok("getMyName"))["name"] == (await wire.ok("getMe"))["first_name"]
+
+
+async def test_an_inline_document_is_named_as_td_names_a_file_by_its_url(wire: Wire) -> None:
+    """td's get_url_file_name: the last segment of the URL's path as parse_url keeps it (a space stays %20)."""
+    body = {"token": FINDER, "username": "finder_bot", "supports_inline_queries": True}
+    status, got = await wire.sim("POST", "/sim/bots", body)
+    assert status == 200, got
+    wire.token = FINDER
+    await wire.sim("POST", "/sim/inline", {"bot": "finder_bot", "query": "docs"})
+    query = (await wire.ok("getUpdates", offset=-1))[-1]["inline_query"]
+    url = "https://x.org/files/Annual report 2026.pdf?dl=1#page=2"
+    result = {"type": "document", "id": "d", "title": "Report", "document_url": url, "mime_type": "application/pdf"}
+    await wire.ok("answerInlineQuery", inline_query_id=query["id"], results=json.dumps([result]))
+    status, body = await wire.sim("POST", "/sim/inline/choose", {"result_id": "d"})
+    assert status == 200, body
+    message = (await wire.ok("getUpdates", offset=-1))[-1]["message"]
+    assert message["document"]["file_name"] == "Annual%20report%202026.pdf"

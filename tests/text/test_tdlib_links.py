@@ -3,9 +3,11 @@
 line there (the latter's loop over the bytes 1..255 is written out, one case per call, with its ``byte``; a byte
 from 128 up is the code point of that number, since a Bot API string is always UTF-8).
 
+TEST(HttpUrl, get_url_query_file_name) is written out over its loop of suffixes (``suffix``).
+
 Left out: ``TEST(Link, parse_internal_link)`` and the other internal-link tables (how a client opens t.me and tg://
-links; the Bot API only checks and stores them), and HttpUrl's ``get_url_query_file_name`` / ``parse_url_query``
-(tgfake has no such functions: it never downloads or routes by a URL a bot sends).
+links; the Bot API only checks and stores them), and HttpUrl's ``parse_url_query`` (tgfake has no such function: it
+never routes by a URL a bot sends).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 import pytest
 
 from tgfake.text import detect
-from tgfake.text.links import LinkError, check_link, parse_url
+from tgfake.text.links import LinkError, check_link, get_url_file_name, get_url_query_file_name, parse_url
 
 CASES: dict[str, Any] = json.loads((Path(__file__).parent / "tdlib_link_cases.json").read_text())
 
@@ -112,3 +114,11 @@ def test_parse_url(case: dict[str, Any], query: str) -> None:
         case["specified_port"],
         case["port"],
     )
+
+
+@pytest.mark.parametrize("case", rows("get_url_query_file_name"))
+def test_get_url_query_file_name(case: dict[str, Any]) -> None:
+    path = case["prefix"] + case["file_name"] + case["suffix"]
+    assert get_url_query_file_name(path) == case["file_name"]
+    for host in ("http://telegram.org", "http://telegram.org:80", "telegram.org"):
+        assert get_url_file_name(host + path) == case["file_name"]

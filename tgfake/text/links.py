@@ -157,6 +157,20 @@ def parse_url(url: str) -> HttpUrl:
     return HttpUrl(https, userinfo, host, is_ipv6, port, encoded)
 
 
+def get_url_query_file_name(query: str) -> str:
+    """td's get_url_query_file_name: the last path segment of a URL's query, before any ``?`` or ``#``."""
+    path = query[: next((i for i, c in enumerate(query) if c in "?#"), len(query))]
+    return path[path.rfind("/") + 1 :]
+
+
+def get_url_file_name(url: str) -> str:
+    """td's get_url_file_name: the file name a URL's path ends in ("" when it is not a URL td parses)."""
+    try:
+        return get_url_query_file_name(parse_url(url).query)
+    except LinkError:
+        return ""
+
+
 def _ascii_lower(text: str) -> str:
     return text.translate(_LOWER)
 
