@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import Wire
 from tgfake.text import detect
 from tgfake.text.links import LinkError, check_link, get_url_file_name, get_url_query_file_name, parse_url
 
@@ -122,3 +123,16 @@ def test_get_url_query_file_name(case: dict[str, Any]) -> None:
     assert get_url_query_file_name(path) == case["file_name"]
     for host in ("http://telegram.org", "http://telegram.org:80", "telegram.org"):
         assert get_url_file_name(host + path) == case["file_name"]
+
+
+@pytest.mark.parametrize("case", rows("check_link"))
+async def test_a_url_button_is_checked_by_td_s_check_link(wire: Wire, case: dict[str, Any]) -> None:
+    """Each case through the wire: a url button's link is stored normalised or refused in td's words."""
+    url, expected = case["input"], case["expected"]
+    markup = json.dumps({"inline_keyboard": [[{"text": "Go", "url": url}]]})
+    if not expected:
+        words = f"Bad Request: inline keyboard button URL '{url}' is invalid: {REFUSALS[url]}"
+        await wire.refused("sendMessage", 400, words, chat_id=4242, text="x", reply_markup=markup)
+        return
+    sent = await wire.ok("sendMessage", chat_id=4242, text="x", reply_markup=markup)
+    assert sent["reply_markup"]["inline_keyboard"][0][0]["url"] == expected
