@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from tgfake.chats import StoredFile
 from tgfake.errors import bad_request
 from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES, mime_type
+from tgfake.text.cleaning import strip_empty_characters
 
 if TYPE_CHECKING:
     from tgfake.stand import Stand
@@ -43,6 +44,7 @@ _FOLDERS = {
     "sticker": "stickers",
     "video_note": "video_notes",
 }
+MAX_FILE_NAME = 255  # code points
 _TYPES = mimetypes.MimeTypes()  # Python's own table only: the host's /etc/mime.types must not change file paths
 _PHOTO_SUFFIX = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif"}
 
@@ -62,7 +64,7 @@ def mint(
     stored = StoredFile(
         file_id=f"file_{n}",
         unique_id=f"ufile_{n}",
-        name=name,
+        name=strip_empty_characters(name, MAX_FILE_NAME, strip_rtlo=True),  # as td keeps a document's file name
         mime_type=mime_type(data),
         data=data,
         width=width,

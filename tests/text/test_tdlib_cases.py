@@ -1,5 +1,14 @@
 """TDLib's own parser and detector tests (test/message_entities.cpp), as a table: input → text and entities, or
-the exact refusal. ``tdlib_cases.json`` holds the literal cases of that file, each with its line there."""
+the exact refusal. ``tdlib_cases.json`` holds the cases of that file, each with its line there: the literal ones,
+and those its loops and built strings make (every single character through parse_markdown_v2, the e-mail
+address grid, fix_formatted_text's offset, length and flag sweeps), written out one case per call.
+
+fix_formatted_text's randomised sweep (random entities, then invariants) is test_fix_formatted_text_random_sweep,
+with hypothesis drawing what td's Random draws.
+
+Left out, as the Bot API never reaches them: TEST(MessageEntities, media_timestamp) (not a Bot API entity),
+is_visible_url, parse_markdown_v3 and get_markdown_v3 (client-side only).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tgfake.text import detect
 from tgfake.text.entities import Entity, FormatError, fix_formatted_text
@@ -151,3 +162,82 @@ def test_parse_markdown_legacy(source: str, text: str, entities: list[list[Any]]
         return
     got, found = parse_markdown(source)
     assert (got, [as_row(e) for e in found]) == (text, entities)
+
+
+# TDLib's randomised fix_formatted_text sweep (message_entities.cpp, after the last literal case): random entities
+# of every type over "aaa" or "aa:example.com:aa", then invariants. Types are td's MessageEntity::Type numbers.
+TD_TYPE = {
+    "email": 4, "bold": 5, "italic": 6, "code": 7, "pre": 8, "text_link": 10, "text_mention": 11, "cashtag": 12,
+    "phone_number": 13, "underline": 14, "strikethrough": 15, "blockquote": 16, "bank_card_number": 17, "spoiler": 19,
+    "custom_emoji": 20, "expandable_blockquote": 21, "date_time": 22, "url": 3, "mention": 0, "hashtag": 1,
+    "bot_command": 2,
+}  # fmt: skip
+SPLITTABLE_MASK = (1 << 5) | (1 << 6) | (1 << 14) | (1 << 15) | (1 << 19)
+PRE_MASK = (1 << 7) | (1 << 8) | (1 << 9)
+RANDOM_TYPES = sorted(t for t, n in TD_TYPE.items() if n >= 4)  # td draws 4..Size-1 (media_timestamp: not ours)
+
+
+@st.composite
+def sweeps(draw: st.DrawFn) -> tuple[str, int, int, list[Entity]]:
+    if draw(st.booleans()):
+        text = "a" * draw(st.integers(1, 5)) + ":example.com:" + "a" * draw(st.integers(1, 5))
+        url_offset = text.index("e")
+        url_end = url_offset + 11
+    else:
+        text, url_offset, url_end = "a" * draw(st.integers(1, 20)), 0, 0
+    short = draw(st.booleans())
+    entities = []
+    for _ in range(draw(st.integers(1, 20))):
+        offset = draw(st.integers(0, len(text) - 1))
+        top = len(text) - offset
+        length = draw(st.integers(0, min(top, 4) if short and top > 4 else top))
+        entities.append(Entity(draw(st.sampled_from(RANDOM_TYPES)), offset, length))
+    return text, url_offset, url_end, entities
+
+
+def type_mask(size: int, entities: list[Entity]) -> list[int]:
+    out = [0] * size
+    for e in entities:
+        for pos in range(e.offset, e.offset + e.length):
+            out[pos] |= 1 << TD_TYPE[e.type]
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(sweep=sweeps())
+def test_fix_formatted_text_random_sweep(sweep: tuple[str, int, int, list[Entity]]) -> None:
+    text, url_offset, url_end, entities = sweep
+    old = type_mask(len(text), entities)
+
+    def find(s: str) -> list[Entity]:
+        return detect.find_entities(s, skip_bot_commands=True)
+
+    got, fixed = fix_formatted_text(text, entities, allow_empty=False, find=find)
+    assert got == text
+    new = type_mask(len(text), fixed)
+    for pos in range(len(text)):
+        if new[pos] & PRE_MASK:
+            assert new[pos] & SPLITTABLE_MASK == 0
+        else:
+            assert old[pos] & SPLITTABLE_MASK == new[pos] & SPLITTABLE_MASK
+
+    keep_url = url_end > 0  # td reads this off the fixed entities: a found URL stays unless a continuous one covers it
+    for e in fixed:
+        end = e.offset + e.length
+        if (e.type, e.offset, e.length) == ("url", url_offset, url_end - url_offset):
+            continue
+        if keep_url and not (1 << TD_TYPE[e.type]) & SPLITTABLE_MASK and not (end <= url_offset or url_end <= e.offset):
+            keep_url = e.type in ("blockquote", "expandable_blockquote") and e.offset <= url_offset and url_end <= end
+    urls = [e for e in fixed if (e.type, e.offset, e.length) == ("url", url_offset, url_end - url_offset)]
+    assert len(urls) == (1 if keep_url else 0)
+
+    for i, a in enumerate(fixed):
+        mask = 1 << TD_TYPE[a.type]
+        for b in fixed[i + 1 :]:
+            assert b.offset > a.offset or (b.offset == a.offset and b.length <= a.length)  # sorted
+            assert b.offset >= a.end or b.end <= a.end  # not intersecting
+            if b.offset < a.end:  # nested
+                assert b.type != a.type
+                assert mask & PRE_MASK == 0  # pre contains nothing
+                if not mask & SPLITTABLE_MASK and a.type not in ("blockquote", "expandable_blockquote"):
+                    assert (1 << TD_TYPE[b.type]) & SPLITTABLE_MASK  # continuous ones contain only splittable ones

@@ -15,6 +15,7 @@ from tgfake.botapi.managed import (
     WRITE,
     bot_member,
     clean_name,
+    input_string,
     lenient_int,
     managed_chat,
     parse_permissions,
@@ -28,6 +29,7 @@ from tgfake.errors import bad_request
 from tgfake.filestore import FILE_TOO_BIG
 from tgfake.media import MAX_PHOTO_BYTES, image_size
 from tgfake.params import Params
+from tgfake.text.cleaning import strip_empty_characters
 from tgfake.world import rights
 from tgfake.world.members import PERMISSIONS
 from tgfake.world.membership import post_service
@@ -182,9 +184,8 @@ async def set_chat_title(ctx: BotCall, p: Params) -> Any:
 async def set_chat_description(ctx: BotCall, p: Params) -> Any:
     chat = managed_chat(ctx, p, WRITE)
     _check_change(ctx, chat, "description", "description")
-    description = p.text("description")
-    if len(description) > MAX_DESCRIPTION:
-        raise bad_request(errors.DESCRIPTION_TOO_LONG)
+    # td cuts it to the server's 255 characters (strip_empty_characters): a longer one is not refused
+    description = strip_empty_characters(input_string(p.text("description")), MAX_DESCRIPTION)
     if description == chat.description:
         raise bad_request(errors.DESCRIPTION_NOT_MODIFIED)
     chat.description = description

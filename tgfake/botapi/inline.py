@@ -13,9 +13,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from tgfake import errors
 from tgfake.botapi.absent import known_user
@@ -34,10 +32,12 @@ from tgfake.botapi.places import INVALID_LOCATION, WRONG_HEADING, WRONG_PERIOD
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, Keyboard, StoredMessage
 from tgfake.errors import TelegramError, bad_request
-from tgfake.filestore import HTTP_URL, for_resend
+from tgfake.filestore import HTTP_URL, MAX_FILE_NAME, for_resend
 from tgfake.params import Params, loads
 from tgfake.reply_keyboards import parse_markup
 from tgfake.text import format_text
+from tgfake.text.cleaning import strip_empty_characters
+from tgfake.text.links import get_url_file_name
 from tgfake.webapp import url_problem
 from tgfake.world.inline import (
     PREPARED_LIFETIME,
@@ -406,8 +406,9 @@ def _check_location(fields: dict[str, Any]) -> None:
 
 
 def _file_name(url: str, kind: str) -> str:
-    path = PurePosixPath(urlsplit(url).path).name
-    return path or kind
+    """The file name td gives a result's file (get_url_file_name of its URL, kept as every document's file name is
+    kept; the kind when that is empty)."""
+    return strip_empty_characters(get_url_file_name(url), MAX_FILE_NAME, strip_rtlo=True) or kind
 
 
 def _result(ctx: BotCall, d: Draft) -> InlineResult:

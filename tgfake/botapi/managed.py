@@ -15,6 +15,8 @@ from tgfake.botapi.common import chat_id
 from tgfake.chats import Chat
 from tgfake.errors import bad_request
 from tgfake.params import Params, loads
+from tgfake.text import cleaning
+from tgfake.text.cleaning import clean_input_string
 from tgfake.world import rights, visibility
 from tgfake.world.members import PERMISSIONS, Member
 from tgfake.world.people import User
@@ -28,7 +30,6 @@ MEDIA_KINDS: tuple[str, ...] = ("can_send_audios", "can_send_documents", "can_se
 MEDIA_KINDS += ("can_send_video_notes", "can_send_voice_notes")
 MAX_TITLE = 128  # code points: a chat title or a topic name is cut there, as TDLib's clean_name does
 _LEADING_INT = re.compile(r"[+-]?\d+")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def managed_chat(ctx: BotCall, p: Params, access: str = WRITE, types: tuple[str, ...] = (), refusal: str = "") -> Chat:
@@ -78,9 +79,18 @@ def bot_member(ctx: BotCall, chat: Chat) -> Member:
     return rights.current(chat, ctx.bot.user, ctx.unix_now())
 
 
+def input_string(text: str) -> str:
+    """A string parameter as TDLib takes it (clean_input_string): refused when it is not UTF-8."""
+    cleaned = clean_input_string(text)
+    if cleaned is None:
+        raise bad_request(errors.STRINGS_NOT_UTF8)
+    return cleaned
+
+
 def clean_name(text: str, limit: int = MAX_TITLE) -> str:
-    """A title as TDLib keeps it: control characters become spaces, blanks trimmed, cut to ``limit`` code points."""
-    return _CONTROL.sub(" ", text).strip()[:limit].strip()
+    """A title or name as TDLib keeps it: clean_input_string, then clean_name (blanks collapsed and trimmed, cut to
+    ``limit`` code points)."""
+    return cleaning.clean_name(input_string(text), limit)
 
 
 def parse_permissions(p: Params, *, allow_legacy: bool, independent: bool) -> tuple[dict[str, bool], bool]:

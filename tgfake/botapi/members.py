@@ -17,6 +17,7 @@ from tgfake.botapi.managed import (
     WRITE,
     account,
     bot_member,
+    input_string,
     int_arg,
     lenient_int,
     managed_chat,
@@ -217,7 +218,7 @@ async def set_chat_administrator_custom_title(ctx: BotCall, p: Params) -> Any:
         raise bad_request(errors.NOT_AN_ADMIN)
     if old.promoted_by != ctx.bot.id:
         raise bad_request(errors.NOT_ENOUGH_RIGHTS_TO.format(action="change custom title of the user"))
-    title = p.text("custom_title")
+    title = input_string(p.text("custom_title"))
     if len(title) > MAX_CUSTOM_TITLE:
         raise bad_request(errors.CUSTOM_TITLE_INVALID)
     if title != old.custom_title:

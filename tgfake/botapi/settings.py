@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from tgfake import errors
 from tgfake.botapi import fields
 from tgfake.botapi.fields import FieldError, refuse
+from tgfake.botapi.managed import input_string
 from tgfake.botapi.registry import bot_method
 from tgfake.botapi.schema import to_integer
 from tgfake.chats import Chat
@@ -192,6 +193,8 @@ async def get_my_short_description(ctx: BotCall, p: Params) -> Any:
 
 
 def _store(values: dict[str, str], lang: str, text: str) -> None:
+    """td passes the text through clean_input_string only; the server checks its length."""
+    text = input_string(text)
     if text:
         values[lang] = text
     else:

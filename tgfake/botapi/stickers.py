@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, Any
 from tgfake import errors
 from tgfake.botapi import fields
 from tgfake.botapi.fields import FieldError
+from tgfake.botapi.managed import input_string
 from tgfake.botapi.registry import bot_method
 from tgfake.botapi.schema import to_integer
 from tgfake.errors import bad_request
 from tgfake.params import Params, loads
+from tgfake.text.cleaning import clean_username, strip_empty_characters
 from tgfake.wire import ATTACH
 from tgfake.world.stickers import Sticker, StickerSet, Uploaded
 
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 
 MAX_STICKERS_PER_CALL = 50
 MAX_EMOJIS = 20
+MAX_SET_TEXT = 64  # code points: td cuts a set's title and name there
 MASK_POINTS = ("forehead", "eyes", "mouth", "chin")
 STICKER_TYPES = ("regular", "mask", "custom_emoji")
 CUSTOM_EMOJI_BASE = 5_368_000_000_000_000_000
@@ -172,8 +175,13 @@ def read_one_sticker(ctx: BotCall, p: Params) -> dict[str, Any]:
         raise bad_request(errors.STICKER_PROBLEM.format(problem=exc.message)) from None
 
 
+def set_name(text: str) -> str:
+    """A sticker set name as td reads it to find the set: cleaned, cut to 64 characters, dots dropped, lower-cased."""
+    return clean_username(strip_empty_characters(input_string(text), MAX_SET_TEXT))
+
+
 def own_set(ctx: BotCall, name: str) -> StickerSet:
-    found = ctx.world.stickers.sets.get(name.strip().lower())
+    found = ctx.world.stickers.sets.get(set_name(name))
     if found is None or found.owner_bot != ctx.bot.id:
         raise bad_request(errors.STICKERSET_INVALID)
     return found
@@ -239,23 +247,24 @@ async def create_new_sticker_set(ctx: BotCall, p: Params) -> Any:
     if fields.to_bool(p.text("contains_masks")):
         kind = "mask"
     repainting = fields.to_bool(p.text("needs_repainting"))
-    if not title.strip():
+    title = strip_empty_characters(input_string(title), MAX_SET_TEXT)
+    if not title:
         raise bad_request(errors.SET_TITLE_EMPTY)
-    if not name.strip():
+    name = strip_empty_characters(input_string(name), MAX_SET_TEXT)
+    if not name:
         raise bad_request(errors.SET_NAME_EMPTY)
     if not items:
         raise bad_request(errors.SET_NO_STICKERS)
     if repainting and kind != "custom_emoji":
         raise bad_request(errors.REPAINTING_ONLY_EMOJI)
     suffix = f"_by_{ctx.bot.username}".lower()
-    name = name.strip()
-    if not _SET_NAME.fullmatch(name) or not name.lower().endswith(suffix) or len(name) > 64:
+    if not _SET_NAME.fullmatch(name) or not name.lower().endswith(suffix):
         raise bad_request(errors.SET_NAME_INVALID)
     sets = ctx.world.stickers.sets
     if name.lower() in sets:
         raise bad_request(errors.SET_NAME_OCCUPIED)
     sticker_set = StickerSet(
-        name=name, title=title.strip()[:64], sticker_type=kind, owner_bot=ctx.bot.id, owner_user=user_id
+        name=name, title=title, sticker_type=kind, owner_bot=ctx.bot.id, owner_user=user_id
     )
     sticker_set.stickers = [make_sticker(ctx, sticker_set, item, repainting) for item in items]
     sets[name.lower()] = sticker_set
@@ -265,7 +274,7 @@ async def create_new_sticker_set(ctx: BotCall, p: Params) -> Any:
 @bot_method("getStickerSet")
 async def get_sticker_set(ctx: BotCall, p: Params) -> Any:
     """Any set of the stand by name (a bot may read every set, not only its own)."""
-    found = ctx.world.stickers.sets.get(p.text("name").strip().lower())
+    found = ctx.world.stickers.sets.get(clean_username(input_string(p.text("name"))))
     if found is None:
         raise bad_request(errors.STICKERSET_INVALID)
     return found.json()
@@ -365,11 +374,12 @@ async def set_sticker_mask_position(ctx: BotCall, p: Params) -> Any:
 
 @bot_method("setStickerSetTitle")
 async def set_sticker_set_title(ctx: BotCall, p: Params) -> Any:
-    if not p.text("name").strip():
+    if not set_name(p.text("name")):
         raise bad_request(errors.SET_NAME_EMPTY)
-    if not p.text("title").strip():
+    title = strip_empty_characters(input_string(p.text("title")), MAX_SET_TEXT)
+    if not title:
         raise bad_request(errors.SET_TITLE_EMPTY)
-    own_set(ctx, p.text("name")).title = p.text("title").strip()[:64]
+    own_set(ctx, p.text("name")).title = title
     return True
 
 
@@ -400,7 +410,7 @@ async def set_sticker_set_thumbnail(ctx: BotCall, p: Params) -> Any:
 
 @bot_method("setCustomEmojiStickerSetThumbnail")
 async def set_custom_emoji_sticker_set_thumbnail(ctx: BotCall, p: Params) -> Any:
-    if not p.text("name").strip():
+    if not set_name(p.text("name")):
         raise bad_request(errors.SET_NAME_EMPTY)
     sticker_set = own_set(ctx, p.text("name"))
     sticker_set.custom_emoji_thumbnail = str(to_integer(p.text("custom_emoji_id")) or "")
@@ -409,7 +419,7 @@ async def set_custom_emoji_sticker_set_thumbnail(ctx: BotCall, p: Params) -> Any
 
 @bot_method("deleteStickerSet")
 async def delete_sticker_set(ctx: BotCall, p: Params) -> Any:
-    if not p.text("name").strip():
+    if not set_name(p.text("name")):
         raise bad_request(errors.SET_NAME_EMPTY)
     sticker_set = own_set(ctx, p.text("name"))
     del ctx.world.stickers.sets[sticker_set.name.lower()]

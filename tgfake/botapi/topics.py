@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi.chats import unpin_all
-from tgfake.botapi.managed import WRITE, bot_member, clean_name, int_arg, lenient_int, managed_chat
+from tgfake.botapi.managed import WRITE, bot_member, clean_name, input_string, int_arg, lenient_int, managed_chat
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, Topic
 from tgfake.errors import bad_request
@@ -116,7 +116,7 @@ def _edit(ctx: BotCall, chat: Chat, thread_id: int, name: str, emoji: str | None
     """Rename and/or change the icon; a blank name keeps the old one, and no change at all is TOPIC_NOT_MODIFIED."""
     may(ctx, chat, "edit_topic", thread_id)
     cleaned = clean_name(name)
-    if name and not cleaned:
+    if input_string(name) and not cleaned:  # td renames only when the cleaned input is not empty
         raise bad_request(errors.TOPIC_NAME_EMPTY)
     if not cleaned and emoji is None:
         return True

@@ -10,10 +10,11 @@ server finds by itself (mentions, links, ...) are merged in where nothing else i
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from tgfake.text.cleaning import NEEDS_CLEAN, REMOVED, clean_input_string, is_empty_string, replace_offending_characters
 
 # --- entity types (the Bot API names) ------------------------------------------------------------------------
 SPLITTABLE = ("bold", "italic", "underline", "strikethrough", "spoiler")  # TDLib's split order
@@ -336,25 +337,12 @@ def _merge_found(entities: list[Entity], found: list[Entity]) -> list[Entity]:
 
 
 # --- cleaning ------------------------------------------------------------------------------------------------------
-_CONTROL = {c: " " for c in range(32) if c not in (10, 13)}
-_REMOVED = {13: None, 0x333: None, 0x33F: None, 0x30A: None, **dict.fromkeys(range(8232, 8239))}
-_CLEAN_TABLE = str.maketrans({**_CONTROL, **_REMOVED})
-_NEEDS_CLEAN = re.compile("[\x00-\x09\x0b-\x1f\r\u0333\u033f\u030a\u2028-\u202e\u200e\u200f]")
-_DIRECTION_RUN = re.compile("[\u200e\u200f](?=[\u200e\u200f])")
-
-
-def _offending(text: str) -> str:
-    """A run of left-to-right/right-to-left marks keeps only its last one; the others become ZWNJ."""
-    if "\u200e" in text or "\u200f" in text:
-        return _DIRECTION_RUN.sub("\u200c", text)
-    return text
-
-
 def clean_text(text: str) -> str:
-    """TDLib's clean_input_string: control characters to spaces; ``\\r`` and some invisible marks removed."""
-    if not _NEEDS_CLEAN.search(text):
-        return text
-    return _offending(text.translate(_CLEAN_TABLE))
+    """TDLib's clean_input_string of a message text (FormatError when it is not UTF-8)."""
+    cleaned = clean_input_string(text)
+    if cleaned is None:
+        raise FormatError("Strings must be encoded in UTF-8")
+    return cleaned
 
 
 def _utf8_len(c: int) -> int:
@@ -399,7 +387,7 @@ def _clean_with_entities(text: str, entities: list[Entity]) -> str:
             skipped += 1
         else:
             u16 += 2 if c > 0xFFFF else 1
-            if c in _REMOVED:
+            if c in REMOVED:
                 skipped += 1
             else:
                 out.append(ch)
@@ -411,18 +399,10 @@ def _clean_with_entities(text: str, entities: list[Entity]) -> str:
         raise FormatError(
             f"Entity beginning at UTF-16 offset {e.offset} ends after the end of the text at UTF-16 offset {e.end}"
         )
-    return _offending("".join(out))
+    return replace_offending_characters("".join(out))
 
 
-_SPACES = frozenset(
-    "\u1680\u180e\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202e\u202f\u205f\u2800\u3000\ufffc"
-)
-_EMPTY = _SPACES | frozenset(" \n\t\r\x00\x0b\u200b\u200c\u200d\u200e\u200f\ufeff\u00a0")
-
-
-def is_empty(text: str) -> bool:
-    """TDLib's is_empty_string: nothing but spaces, line breaks and invisible characters."""
-    return all(c in _EMPTY or "\U000e0000" <= c <= "\U000e007f" for c in text)
+is_empty = is_empty_string
 
 
 def _copy(e: Entity) -> Entity:
@@ -461,7 +441,7 @@ def fix_formatted_text(
     """
     if not entities and not skip_trim:  # the common case, plain text: clean, trim, detect
         result = clean_text(text).strip(" \n")
-        if not result or (result[0] in _EMPTY and is_empty(result)):
+        if not result or is_empty(result):
             if allow_empty and (not result or not allow_empty_string):
                 return "", []
             if not allow_empty:
@@ -478,7 +458,7 @@ def fix_formatted_text(
                 raise FormatError(f"Receive an entity with incorrect length {e.length}")
         entities = fix_entities([e for e in entities if _valid_entity(e)])
         units = utf16_len(text)
-        if units == len(text) and not _NEEDS_CLEAN.search(text) and all(e.end <= units for e in entities):
+        if units == len(text) and not NEEDS_CLEAN.search(text) and all(e.end <= units for e in entities):
             result = text  # nothing to remove and no surrogate pairs: offsets stay, no entity can be cut
         else:
             result = _clean_with_entities(text, entities)

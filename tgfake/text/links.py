@@ -27,6 +27,11 @@ class HttpUrl:
     specified_port: int
     query: str
 
+    @property
+    def port(self) -> int:
+        """The port a connection would use: the one written, else the protocol's own."""
+        return self.specified_port or (443 if self.https else 80)
+
     def url(self) -> str:
         out = "https://" if self.https else "http://"
         if self.userinfo:
@@ -150,6 +155,20 @@ def parse_url(url: str) -> HttpUrl:
         _check_part(host, "host", False)
         _check_part(userinfo, "userinfo", True)
     return HttpUrl(https, userinfo, host, is_ipv6, port, encoded)
+
+
+def get_url_query_file_name(query: str) -> str:
+    """td's get_url_query_file_name: the last path segment of a URL's query, before any ``?`` or ``#``."""
+    path = query[: next((i for i, c in enumerate(query) if c in "?#"), len(query))]
+    return path[path.rfind("/") + 1 :]
+
+
+def get_url_file_name(url: str) -> str:
+    """td's get_url_file_name: the file name a URL's path ends in ("" when it is not a URL td parses)."""
+    try:
+        return get_url_query_file_name(parse_url(url).query)
+    except LinkError:
+        return ""
 
 
 def _ascii_lower(text: str) -> str:
