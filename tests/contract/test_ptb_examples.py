@@ -13,13 +13,24 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
+from uuid import uuid4
 
 import pytest
 from telegram import (
     ForceReply,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InputTextMessageContent,
+    KeyboardButton,
+    KeyboardButtonPollType,
+    LinkPreviewOptions,
+    Poll,
+    ReplyKeyboardMarkup,
+    ReplyKeyboardRemove,
     Update,
+    WebAppInfo,
+    helpers,
 )
 from telegram.constants import ParseMode
 from telegram.ext import (
@@ -32,9 +43,12 @@ from telegram.ext import (
     ContextTypes,
     ConversationHandler,
     ExtBot,
+    InlineQueryHandler,
     InvalidCallbackData,
     MessageHandler,
     PicklePersistence,
+    PollAnswerHandler,
+    PollHandler,
     TypeHandler,
     filters,
 )
@@ -42,10 +56,12 @@ from telegram.ext import (
 from tests.clients import PtbApp, origin
 from tests.conftest import Wire
 from tests.contract.running import ptb_polling
+from tests.contract.test_poll_oracles import until
 from tgfake.testing import AsyncStandClient
 from tgfake.world.people import user_id_for
 
 BOB = user_id_for("bob")
+CAROL = user_id_for("carol")
 # The examples' ConversationHandlers mix message and callback handlers with per_message=False, as PTB warns.
 pytestmark = pytest.mark.filterwarnings("ignore:If 'per_message=False':telegram.warnings.PTBUserWarning")
 
@@ -586,4 +602,373 @@ async def test_arbitrarycallbackdatabot(wire: Wire, tmp_path: Path) -> None:
         [shown] = [m for m in await person.messages() if m.message_id == menu.message_id]
         assert shown.text == "Sorry, I could not process this button click 😕 Please send /start to get a new keyboard."
         assert shown.keyboard == ()
+    assert refusals(wire) == []
+
+
+# --- deeplinking.py ------------------------------------------------------------------------------------------------
+CHECK_THIS_OUT = "check-this-out"
+USING_ENTITIES = "using-entities-here"
+USING_KEYBOARD = "using-keyboard-here"
+SO_COOL = "so-cool"
+KEYBOARD_CALLBACKDATA = "keyboard-callback-data"
+
+
+async def deep_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.message is not None
+    url = helpers.create_deep_linked_url(context.bot.username, CHECK_THIS_OUT, group=True)
+    await update.message.reply_text("Feel free to tell your friends about it:\n\n" + url)
+
+
+async def deep_linked_level_1(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.message is not None
+    url = helpers.create_deep_linked_url(context.bot.username, SO_COOL)
+    text = "Awesome, you just accessed hidden functionality! Now let's get back to the private chat."
+    keyboard = InlineKeyboardMarkup.from_button(InlineKeyboardButton(text="Continue here!", url=url))
+    await update.message.reply_text(text, reply_markup=keyboard)
+
+
+async def deep_linked_level_2(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.message is not None
+    url = helpers.create_deep_linked_url(context.bot.username, USING_ENTITIES)
+    text = f'You can also mask the deep-linked URLs as links: <a href="{url}">▶️ CLICK HERE</a>.'
+    await update.message.reply_text(
+        text, parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True)
+    )
+
+
+async def deep_linked_level_3(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.message is not None
+    await update.message.reply_text(
+        "It is also possible to make deep-linking using InlineKeyboardButtons.",
+        reply_markup=InlineKeyboardMarkup(
+            [[InlineKeyboardButton(text="Like this!", callback_data=KEYBOARD_CALLBACKDATA)]]
+        ),
+    )
+
+
+async def deep_link_level_3_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.callback_query is not None
+    url = helpers.create_deep_linked_url(context.bot.username, USING_KEYBOARD)
+    await update.callback_query.answer(url=url)
+
+
+async def deep_linked_level_4(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.message is not None
+    await update.message.reply_text(
+        f"Congratulations! This is as deep as it gets 👏🏻\n\nThe payload was: {context.args}"
+    )
+
+
+async def test_deeplinking(wire: Wire) -> None:
+    handlers = [
+        CommandHandler("start", deep_linked_level_1, filters.Regex(CHECK_THIS_OUT)),
+        CommandHandler("start", deep_linked_level_2, filters.Regex(SO_COOL)),
+        CommandHandler("start", deep_linked_level_3, filters.Regex(USING_ENTITIES)),
+        CommandHandler("start", deep_linked_level_4, filters.Regex(USING_KEYBOARD)),
+        CallbackQueryHandler(deep_link_level_3_callback, pattern=KEYBOARD_CALLBACKDATA),
+        CommandHandler("start", deep_start),
+    ]
+    async with example(wire, handlers) as (person, _):
+        await person.send("/start")
+        shared = await person.expect_reply(
+            "Feel free to tell your friends about it:\n\nhttps://t.me/tgfake_bot?startgroup=check-this-out"
+        )
+        assert [e["type"] for e in shared.entities] == ["url"]
+        # The person adds the bot to a group through the link: the client sends /start@bot with the payload there.
+        _, made = await wire.sim("POST", "/sim/chats", {"title": "Friends", "admins": ["@tgfake_bot"]})
+        group = made["chat_id"]
+        await person.send(f"/start@tgfake_bot {CHECK_THIS_OUT}", chat=group)
+        hidden = await person.expect_reply(containing="Awesome, you just accessed hidden functionality!", chat=group)
+        assert hidden.raw["keyboard"][0][0]["url"] == "https://t.me/tgfake_bot?start=so-cool"
+        # Back in the private chat through the url button: the client sends /start so-cool.
+        await person.send(f"/start {SO_COOL}")
+        masked = await person.expect_reply("You can also mask the deep-linked URLs as links: ▶️ CLICK HERE.")
+        [link] = masked.entities
+        assert link == {
+            "type": "text_link",
+            "offset": 49,
+            "length": 13,
+            "url": "https://t.me/tgfake_bot?start=using-entities-here",
+        }
+        await person.send(f"/start {USING_ENTITIES}")
+        await person.expect_reply("It is also possible to make deep-linking using InlineKeyboardButtons.")
+        await person.tap("Like this!")
+        [answered] = await person.wait_call("answerCallbackQuery")
+        assert answered.ok
+        callbacks = (await person.chat())["callbacks"]
+        assert callbacks[-1]["url"] == "https://t.me/tgfake_bot?start=using-keyboard-here"
+        await person.send(f"/start {USING_KEYBOARD}")
+        await person.expect_reply(
+            "Congratulations! This is as deep as it gets 👏🏻\n\nThe payload was: ['using-keyboard-here']"
+        )
+    assert refusals(wire) == []
+
+
+# --- webappbot.py --------------------------------------------------------------------------------------------------
+async def webapp_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.message is not None
+    await update.message.reply_text(
+        "Please press the button below to choose a color via the WebApp.",
+        reply_markup=ReplyKeyboardMarkup.from_button(
+            KeyboardButton(
+                text="Open the color picker!",
+                web_app=WebAppInfo(url="https://python-telegram-bot.org/static/webappbot"),
+            )
+        ),
+    )
+
+
+async def web_app_data(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_message is not None
+    assert update.effective_message.web_app_data is not None
+    assert update.message is not None
+    data = json.loads(update.effective_message.web_app_data.data)
+    await update.message.reply_html(
+        text=(
+            f"You selected the color with the HEX value <code>{data['hex']}</code>. The "
+            f"corresponding RGB value is <code>{tuple(data['rgb'].values())}</code>."
+        ),
+        reply_markup=ReplyKeyboardRemove(),
+    )
+
+
+async def test_webappbot(wire: Wire) -> None:
+    handlers = [
+        CommandHandler("start", webapp_start),
+        MessageHandler(filters.StatusUpdate.WEB_APP_DATA, web_app_data),
+    ]
+    async with example(wire, handlers) as (person, _):
+        await person.send("/start")
+        asked = await person.expect_reply("Please press the button below to choose a color via the WebApp.")
+        assert asked.reply_keyboard == (("Open the color picker!",),)
+        picked = {"hex": "#ff8000", "rgb": {"r": 255, "g": 128, "b": 0}}
+        await person.press("Open the color picker!", data=json.dumps(picked))
+        told = await person.expect_reply(
+            "You selected the color with the HEX value #ff8000. The corresponding RGB value is (255, 128, 0)."
+        )
+        assert told.raw["reply_keyboard"] == {"remove_keyboard": True}
+        [service] = [m for m in await person.messages() if m.kind == "web_app_data"]
+        assert service.raw["web_app_data"]["button_text"] == "Open the color picker!"
+    assert refusals(wire) == []
+
+
+# --- inlinebot.py --------------------------------------------------------------------------------------------------
+async def inline_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.message is not None
+    await update.message.reply_text("Hi!")
+
+
+async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.inline_query is not None
+    query = update.inline_query.query
+    if not query:
+        return
+    results = [
+        InlineQueryResultArticle(
+            id=str(uuid4()), title="Caps", input_message_content=InputTextMessageContent(query.upper())
+        ),
+        InlineQueryResultArticle(
+            id=str(uuid4()),
+            title="Bold",
+            input_message_content=InputTextMessageContent(f"<b>{html.escape(query)}</b>", parse_mode=ParseMode.HTML),
+        ),
+        InlineQueryResultArticle(
+            id=str(uuid4()),
+            title="Italic",
+            input_message_content=InputTextMessageContent(f"<i>{html.escape(query)}</i>", parse_mode=ParseMode.HTML),
+        ),
+    ]
+    await update.inline_query.answer(results)
+
+
+async def test_inlinebot(wire: Wire) -> None:
+    handlers = [CommandHandler("start", inline_start), CommandHandler("help", echo_help)]
+    async with example(wire, [*handlers, InlineQueryHandler(inline_query)]) as (person, _):
+        await person.inline_mode(True)
+        await person.send("/help")
+        await person.expect_reply("Help!")
+        answer = await person.inline("fish & <chips>")
+        assert [r["title"] for r in answer["results"]] == ["Caps", "Bold", "Italic"]
+        bold = answer["results"][1]
+        chosen = await person.choose(bold["id"])
+        [sent] = [m for m in await person.messages() if m.message_id == chosen.message_id]
+        assert sent.raw["via_bot"] == "tgfake_bot"
+        assert (sent.text, sent.html) == ("fish & <chips>", "<b>fish &amp; &lt;chips&gt;</b>")
+        assert not sent.from_bot
+    assert refusals(wire) == []
+
+
+# --- pollbot.py ----------------------------------------------------------------------------------------------------
+TOTAL_VOTER_COUNT = 3
+
+
+async def poll_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.message is not None
+    await update.message.reply_text(
+        "Please select /poll to get a Poll, /quiz to get a Quiz or /preview to generate a preview for your poll"
+    )
+
+
+async def send_the_poll(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_chat is not None
+    questions = ["Good", "Really good", "Fantastic", "Great"]
+    message = await context.bot.send_poll(
+        update.effective_chat.id, "How are you?", questions, is_anonymous=False, allows_multiple_answers=True
+    )
+    assert message.poll is not None
+    context.bot_data.update(
+        {
+            message.poll.id: {
+                "questions": questions,
+                "message_id": message.message_id,
+                "chat_id": update.effective_chat.id,
+                "answers": 0,
+            }
+        }
+    )
+
+
+async def receive_poll_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    answer = update.poll_answer
+    assert answer is not None
+    assert update.effective_user is not None
+    answered_poll = context.bot_data[answer.poll_id]
+    try:
+        questions = answered_poll["questions"]
+    except KeyError:
+        return
+    selected_options = answer.option_ids
+    answer_string = ""
+    for question_id in selected_options:
+        if question_id != selected_options[-1]:
+            answer_string += questions[question_id] + " and "
+        else:
+            answer_string += questions[question_id]
+    await context.bot.send_message(
+        answered_poll["chat_id"],
+        f"{update.effective_user.mention_html()} feels {answer_string}!",
+        parse_mode=ParseMode.HTML,
+    )
+    answered_poll["answers"] += 1
+    if answered_poll["answers"] == TOTAL_VOTER_COUNT:
+        await context.bot.stop_poll(answered_poll["chat_id"], answered_poll["message_id"])
+
+
+async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_message is not None
+    assert update.effective_chat is not None
+    message = await update.effective_message.reply_poll(
+        "How many eggs do you need for a cake?", ["1", "2", "4", "20"], type=Poll.QUIZ, correct_option_ids=[2]
+    )
+    assert message.poll is not None
+    context.bot_data.update({message.poll.id: {"chat_id": update.effective_chat.id, "message_id": message.message_id}})
+
+
+async def receive_quiz_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.poll is not None
+    context.bot_data.setdefault("poll_updates", []).append(update.poll)
+    if update.poll.is_closed:
+        return
+    if update.poll.total_voter_count == TOTAL_VOTER_COUNT:
+        try:
+            quiz_data = context.bot_data[update.poll.id]
+        except KeyError:
+            return
+        await context.bot.stop_poll(quiz_data["chat_id"], quiz_data["message_id"])
+
+
+async def preview(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_message is not None
+    button = [[KeyboardButton("Press me!", request_poll=KeyboardButtonPollType())]]
+    message = "Press the button to let the bot generate a preview for your poll"
+    await update.effective_message.reply_text(message, reply_markup=ReplyKeyboardMarkup(button, one_time_keyboard=True))
+
+
+async def receive_poll(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_message is not None
+    actual_poll = update.effective_message.poll
+    assert actual_poll is not None
+    await update.effective_message.reply_poll(
+        question=actual_poll.question,
+        options=[o.text for o in actual_poll.options],
+        is_closed=True,
+        reply_markup=ReplyKeyboardRemove(),
+    )
+
+
+async def poll_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.message is not None
+    await update.message.reply_text("Use /quiz, /poll or /preview to test this bot.")
+
+
+POLLBOT: Handlers = [
+    CommandHandler("start", poll_start),
+    CommandHandler("poll", send_the_poll),
+    CommandHandler("quiz", quiz),
+    CommandHandler("preview", preview),
+    CommandHandler("help", poll_help),
+    MessageHandler(filters.POLL, receive_poll),
+    PollAnswerHandler(receive_poll_answer),
+    PollHandler(receive_quiz_answer),
+]
+VOTERS = ("alice", "bob", "carol")
+
+
+async def test_pollbot_poll_and_quiz_in_a_group(wire: Wire) -> None:
+    async with example(wire, POLLBOT) as (person, app):
+        _, made = await wire.sim(
+            "POST", "/sim/chats", {"title": "Club", "members": ["bob", "carol"], "admins": ["@tgfake_bot"]}
+        )
+        group = made["chat_id"]
+        await person.send("/start", chat=group)
+        await person.expect_reply(containing="Please select /poll", chat=group)
+        await person.send("/poll", chat=group)
+        asked = await person.expect_reply(chat=group)
+        assert asked.kind == "poll"
+        for n, (who, options) in enumerate(zip(VOTERS, ([0, 3], [1], [2]), strict=True), 1):
+            await person.vote(asked.message_id, options, user=who, chat=group)
+            await person.wait_call("sendMessage", n + 1)
+        # Both handlers stop the poll at the third voter (poll_answer counts answers, poll counts voters), so one
+        # stopPoll finds it closed, with Telegram's refusal: the example's own race.
+        first, second = await person.wait_call("stopPoll", 2)
+        assert first.ok
+        assert (second.status, second.response["description"]) == (400, "Bad Request: poll has already been closed")
+        lines = (await person.transcript(group)).splitlines()
+        assert [line.split(": ", 1)[1] for line in lines[-3:]] == [
+            "[Alice](tg://user?id=4242) feels Good and Great!",
+            f"[Bob](tg://user?id={BOB}) feels Really good!",
+            f"[Carol](tg://user?id={CAROL}) feels Fantastic!",
+        ]
+        closed = next(m for m in await person.messages(group) if m.message_id == asked.message_id)
+        assert closed.poll is not None
+        assert closed.poll["is_closed"] is True
+        await person.send("/quiz", chat=group)
+        [_, sent_quiz] = await person.wait_call("sendPoll", 2)
+        the_quiz = sent_quiz.response["result"]
+        assert json.loads(sent_quiz.params["reply_parameters"]) == {"message_id": the_quiz["message_id"] - 1}
+        assert the_quiz["reply_to_message"]["text"] == "/quiz"  # reply_poll quotes the command in a group
+        for who in VOTERS:
+            await person.vote(the_quiz["message_id"], [2], user=who, chat=group)
+        await person.wait_call("stopPoll", 3)
+        await until(wire, lambda: any(p.is_closed and p.type == Poll.QUIZ for p in app.bot_data["poll_updates"]))
+        quiz_updates = [p for p in app.bot_data["poll_updates"] if p.type == Poll.QUIZ]
+        assert [(p.total_voter_count, p.is_closed) for p in quiz_updates][-2:] == [(3, False), (3, True)]
+        assert quiz_updates[-1].correct_option_ids == (2,)
+    assert refusals(wire) == [("stopPoll", 400, "Bad Request: poll has already been closed")]
+
+
+async def test_pollbot_preview(wire: Wire) -> None:
+    async with example(wire, POLLBOT) as (person, _):
+        await person.send("/help")
+        await person.expect_reply("Use /quiz, /poll or /preview to test this bot.")
+        await person.send("/preview")
+        await person.expect_reply("Press the button to let the bot generate a preview for your poll")
+        made = {"question": "Tea or coffee?", "options": ["Tea", "Coffee"], "type": "regular"}
+        await person.press("Press me!", poll=made)
+        preview_poll = await person.expect_reply()
+        assert preview_poll.poll is not None
+        assert preview_poll.poll["question"] == "Tea or coffee?"
+        assert [o["text"] for o in preview_poll.poll["options"]] == ["Tea", "Coffee"]
+        assert preview_poll.poll["is_closed"] is True
+        assert preview_poll.raw["reply_keyboard"] == {"remove_keyboard": True}
     assert refusals(wire) == []
