@@ -17,6 +17,9 @@ from uuid import uuid4
 
 import pytest
 from telegram import (
+    Chat,
+    ChatMember,
+    ChatMemberUpdated,
     ForceReply,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
@@ -24,10 +27,12 @@ from telegram import (
     InputTextMessageContent,
     KeyboardButton,
     KeyboardButtonPollType,
+    LabeledPrice,
     LinkPreviewOptions,
     Poll,
     ReplyKeyboardMarkup,
     ReplyKeyboardRemove,
+    ShippingOption,
     Update,
     WebAppInfo,
     helpers,
@@ -39,6 +44,7 @@ from telegram.ext import (
     BaseHandler,
     CallbackContext,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     ConversationHandler,
@@ -49,6 +55,8 @@ from telegram.ext import (
     PicklePersistence,
     PollAnswerHandler,
     PollHandler,
+    PreCheckoutQueryHandler,
+    ShippingQueryHandler,
     TypeHandler,
     filters,
 )
@@ -971,4 +979,242 @@ async def test_pollbot_preview(wire: Wire) -> None:
         assert [o["text"] for o in preview_poll.poll["options"]] == ["Tea", "Coffee"]
         assert preview_poll.poll["is_closed"] is True
         assert preview_poll.raw["reply_keyboard"] == {"remove_keyboard": True}
+    assert refusals(wire) == []
+
+
+# --- paymentbot.py -------------------------------------------------------------------------------------------------
+PAYMENT_PROVIDER_TOKEN = "PAYMENT_PROVIDER_TOKEN"  # the example's placeholder, as a bot run unmodified sends it
+
+
+async def pay_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.message is not None
+    await update.message.reply_text(
+        "Use /shipping to receive an invoice with shipping included, or /noshipping for an invoice without shipping."
+    )
+
+
+async def send_example_invoice(update: Update, context: ContextTypes.DEFAULT_TYPE, **shipping: bool) -> None:
+    assert update.message is not None
+    await context.bot.send_invoice(
+        update.message.chat_id,
+        "Payment Example",
+        "Example of a payment process using the python-telegram-bot library.",
+        "Custom-Payload",
+        "USD",
+        [LabeledPrice("Test", 1 * 100)],
+        provider_token=PAYMENT_PROVIDER_TOKEN,
+        **shipping,
+    )
+
+
+async def start_with_shipping(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await send_example_invoice(
+        update,
+        context,
+        need_name=True,
+        need_phone_number=True,
+        need_email=True,
+        need_shipping_address=True,
+        is_flexible=True,
+    )
+
+
+async def start_without_shipping(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await send_example_invoice(update, context)
+
+
+async def shipping_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.shipping_query
+    assert query is not None
+    if query.invoice_payload != "Custom-Payload":
+        await query.answer(ok=False, error_message="Something went wrong...")
+        return
+    options = [ShippingOption("1", "Shipping Option A", [LabeledPrice("A", 100)])]
+    options.append(ShippingOption("2", "Shipping Option B", [LabeledPrice("B1", 150), LabeledPrice("B2", 200)]))
+    await query.answer(ok=True, shipping_options=options)
+
+
+async def precheckout_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.pre_checkout_query
+    assert query is not None
+    context.bot_data.setdefault("orders", []).append(query.order_info)
+    if query.invoice_payload != "Custom-Payload":
+        await query.answer(ok=False, error_message="Something went wrong...")
+    else:
+        await query.answer(ok=True)
+
+
+async def successful_payment_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.message is not None
+    context.bot_data.setdefault("payments", []).append(update.message.successful_payment)
+    await update.message.reply_text("Thank you for your payment.")
+
+
+async def test_paymentbot(wire: Wire) -> None:
+    handlers = [
+        CommandHandler("start", pay_start),
+        CommandHandler("shipping", start_with_shipping),
+        CommandHandler("noshipping", start_without_shipping),
+        ShippingQueryHandler(shipping_callback),
+        PreCheckoutQueryHandler(precheckout_callback),
+        MessageHandler(filters.SUCCESSFUL_PAYMENT, successful_payment_callback),
+    ]
+    async with example(wire, handlers) as (person, app):
+        await person.send("/start")
+        await person.expect_reply(containing="Use /shipping to receive an invoice")
+        await person.send("/shipping")
+        [invoice] = await person.wait_call("sendInvoice")
+        assert (await person.expect_reply()).raw["service"]["invoice"]["title"] == "Payment Example"
+        assert invoice.response["result"]["invoice"]["total_amount"] == 100
+        address = {
+            "country_code": "GB",
+            "state": "",
+            "city": "London",
+            "street_line1": "221B Baker Street",
+            "street_line2": "",
+            "post_code": "NW1 6XE",
+        }
+        order = {"name": "Alice Liddell", "phone_number": "+441234567", "email": "alice@example.org"}
+        status, paid = await wire.sim(
+            "POST", "/sim/pay", {**order, "shipping_address": address, "shipping_option_id": "2"}
+        )
+        assert (status, paid["status"], paid["total_amount"]) == (200, "paid", 450), paid
+        await person.expect_reply("Thank you for your payment.")
+        [info] = app.bot_data["orders"]
+        assert (info.name, info.phone_number, info.email) == ("Alice Liddell", "+441234567", "alice@example.org")
+        assert info.shipping_address.city == "London"
+        [payment] = app.bot_data["payments"]
+        assert (payment.total_amount, payment.currency, payment.shipping_option_id) == (450, "USD", "2")
+        await person.send("/noshipping")
+        await person.wait_call("sendInvoice", 2)
+        assert (await person.expect_reply()).raw["service"]["invoice"]["title"] == "Payment Example"
+        status, paid = await wire.sim("POST", "/sim/pay", {})
+        assert (status, paid["status"], paid["total_amount"]) == (200, "paid", 100), paid
+        await person.expect_reply("Thank you for your payment.")
+        assert app.bot_data["orders"][1] is None
+    assert refusals(wire) == []
+
+
+# --- chatmemberbot.py ----------------------------------------------------------------------------------------------
+def extract_status_change(chat_member_update: ChatMemberUpdated) -> tuple[bool, bool] | None:
+    status_change = chat_member_update.difference().get("status")
+    old_is_member, new_is_member = chat_member_update.difference().get("is_member", (None, None))
+    if status_change is None:
+        return None
+    old_status, new_status = status_change
+    present = [ChatMember.MEMBER, ChatMember.OWNER, ChatMember.ADMINISTRATOR]
+    was_member = old_status in present or (old_status == ChatMember.RESTRICTED and old_is_member is True)
+    is_member = new_status in present or (new_status == ChatMember.RESTRICTED and new_is_member is True)
+    return was_member, is_member
+
+
+async def track_chats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.my_chat_member is not None
+    assert update.effective_user is not None
+    assert update.effective_chat is not None
+    context.bot_data.setdefault("tracked", []).append(update.my_chat_member)
+    result = extract_status_change(update.my_chat_member)
+    if result is None:
+        return
+    was_member, is_member = result
+    chat = update.effective_chat
+    key = {Chat.PRIVATE: "user_ids", Chat.GROUP: "group_ids", Chat.SUPERGROUP: "group_ids"}.get(
+        chat.type, "channel_ids"
+    )
+    if not was_member and is_member:
+        context.bot_data.setdefault(key, set()).add(chat.id)
+    elif was_member and not is_member:
+        context.bot_data.setdefault(key, set()).discard(chat.id)
+
+
+async def show_chats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_message is not None
+    user_ids = ", ".join(str(uid) for uid in context.bot_data.setdefault("user_ids", set()))
+    group_ids = ", ".join(str(gid) for gid in context.bot_data.setdefault("group_ids", set()))
+    channel_ids = ", ".join(str(cid) for cid in context.bot_data.setdefault("channel_ids", set()))
+    text = (
+        f"@{context.bot.username} is currently in a conversation with the user IDs {user_ids}."
+        f" Moreover it is a member of the groups with IDs {group_ids} "
+        f"and administrator in the channels with IDs {channel_ids}."
+    )
+    await update.effective_message.reply_text(text)
+
+
+async def greet_chat_members(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.chat_member is not None
+    assert update.effective_chat is not None
+    result = extract_status_change(update.chat_member)
+    if result is None:
+        return
+    was_member, is_member = result
+    cause_name = update.chat_member.from_user.mention_html()
+    member_name = update.chat_member.new_chat_member.user.mention_html()
+    if not was_member and is_member:
+        await update.effective_chat.send_message(
+            f"{member_name} was added by {cause_name}. Welcome!", parse_mode=ParseMode.HTML
+        )
+    elif was_member and not is_member:
+        await update.effective_chat.send_message(
+            f"{member_name} is no longer with us. Thanks a lot, {cause_name} ...", parse_mode=ParseMode.HTML
+        )
+
+
+async def start_private_chat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_user is not None
+    assert update.effective_chat is not None
+    assert update.effective_message is not None
+    chat = update.effective_chat
+    if chat.type != Chat.PRIVATE or chat.id in context.bot_data.get("user_ids", set()):
+        return
+    context.bot_data.setdefault("user_ids", set()).add(chat.id)
+    await update.effective_message.reply_text(
+        f"Welcome {update.effective_user.full_name}. Use /show_chats to see what chats I'm in."
+    )
+
+
+async def test_chatmemberbot(wire: Wire) -> None:
+    handlers = [
+        ChatMemberHandler(track_chats, ChatMemberHandler.MY_CHAT_MEMBER),
+        CommandHandler("show_chats", show_chats),
+        ChatMemberHandler(greet_chat_members, ChatMemberHandler.CHAT_MEMBER),
+        MessageHandler(filters.ALL, start_private_chat),
+    ]
+    async with example(wire, handlers) as (person, app):
+        await person.send("hi")
+        await person.expect_reply("Welcome Alice. Use /show_chats to see what chats I'm in.")
+        _, made = await wire.sim("POST", "/sim/chats", {"title": "Friends", "admins": ["@tgfake_bot"]})
+        group = made["chat_id"]
+        _, made = await wire.sim("POST", "/sim/chats", {"type": "channel", "title": "News", "admins": ["@tgfake_bot"]})
+        channel = made["chat_id"]
+        await until(wire, lambda: channel in app.bot_data.get("channel_ids", set()))
+        assert app.bot_data["group_ids"] == {group}
+        assert app.bot_data["channel_ids"] == {channel}
+        assert (await wire.sim("POST", f"/sim/chats/{group}/join", {"user": "bob"}))[0] == 200
+        welcome = await person.expect_reply(containing="was added by", chat=group)
+        assert welcome.text == "Bob was added by Bob. Welcome!"
+        assert [e["type"] for e in welcome.entities] == ["text_mention", "text_mention"]
+        assert (await wire.sim("POST", f"/sim/chats/{group}/add", {"user": "carol", "by": "alice"}))[0] == 200
+        await person.expect_reply("Carol was added by Alice. Welcome!", chat=group)
+        assert (await wire.sim("POST", f"/sim/chats/{group}/leave", {"user": "bob"}))[0] == 200
+        await person.expect_reply("Bob is no longer with us. Thanks a lot, Bob ...", chat=group)
+        await person.send("/show_chats")
+        await person.expect_reply(
+            "@tgfake_bot is currently in a conversation with the user IDs 4242. Moreover it is a member of the "
+            f"groups with IDs {group} and administrator in the channels with IDs {channel}."
+        )
+        assert (await wire.sim("POST", "/sim/block", {}))[0] == 200
+        await until(wire, lambda: not app.bot_data["user_ids"])
+        assert (await wire.sim("POST", "/sim/unblock", {}))[0] == 200
+        await until(wire, lambda: app.bot_data["user_ids"] == {4242})
+        removed = {"user": "@tgfake_bot", "by": "alice"}
+        assert (await wire.sim("POST", f"/sim/chats/{group}/remove", removed))[0] == 200
+        await until(wire, lambda: not app.bot_data["group_ids"])
+        tracked = app.bot_data["tracked"]
+        assert [(u.old_chat_member.status, u.new_chat_member.status) for u in tracked] == [
+            ("left", "administrator"),
+            ("left", "administrator"),
+            ("member", "kicked"),
+            ("kicked", "member"),
+            ("administrator", "kicked"),
+        ]
     assert refusals(wire) == []
