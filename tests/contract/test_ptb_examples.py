@@ -63,6 +63,7 @@ from telegram.ext import (
 
 from tests.clients import PtbApp, origin
 from tests.conftest import Wire
+from tests.contract import test_conversation_oracles as professor
 from tests.contract.running import ptb_polling
 from tests.contract.test_poll_oracles import until
 from tgfake.testing import AsyncStandClient
@@ -82,9 +83,10 @@ async def example(
     handlers: Handlers,
     build: Callable[[ApplicationBuilder[Any, Any, Any, Any, Any, Any]], Any] | None = None,
     errors: Callable[..., Any] | None = None,
+    person: AsyncStandClient | None = None,
 ) -> AsyncIterator[tuple[AsyncStandClient, PtbApp]]:
     """The example's Application (``build`` adds its builder steps: persistence, context types...), polling the stand
-    for every update type, and the person talking to it."""
+    for every update type, and the person talking to it (``person``: the same one across two runs of a bot)."""
     api = origin(wire)
     builder = Application.builder().token(wire.token).base_url(f"{api}/bot").base_file_url(f"{api}/file/bot")
     app: PtbApp = (build(builder) if build else builder).build()
@@ -95,8 +97,8 @@ async def example(
             app.add_handler(handler)
     if errors is not None:
         app.add_error_handler(errors)
-    async with ptb_polling(app, allowed_updates=Update.ALL_TYPES), AsyncStandClient(api) as person:
-        yield person, app
+    async with ptb_polling(app, allowed_updates=Update.ALL_TYPES), contextlib.AsyncExitStack() as stack:
+        yield person or await stack.enter_async_context(AsyncStandClient(api)), app
 
 
 def refusals(wire: Wire) -> list[tuple[str, int, str]]:
@@ -1217,4 +1219,257 @@ async def test_chatmemberbot(wire: Wire) -> None:
             ("kicked", "member"),
             ("administrator", "kicked"),
         ]
+    assert refusals(wire) == []
+
+
+# --- conversationbot.py (its handlers are the oracle's in test_conversation_oracles.py) -----------------------------
+async def test_conversationbot(wire: Wire) -> None:
+    conv = ConversationHandler(
+        entry_points=[CommandHandler("start", professor.start)],
+        states={
+            professor.GENDER: [MessageHandler(filters.Regex("^(Boy|Girl|Other)$"), professor.gender)],
+            professor.PHOTO: [
+                MessageHandler(filters.PHOTO, professor.photo),
+                CommandHandler("skip", professor.skip_photo),
+            ],
+            professor.LOCATION: [
+                MessageHandler(filters.LOCATION, professor.location),
+                CommandHandler("skip", professor.skip_location),
+            ],
+            professor.BIO: [MessageHandler(filters.TEXT & ~filters.COMMAND, professor.bio)],
+        },
+        fallbacks=[CommandHandler("cancel", professor.cancel)],
+    )
+    async with example(wire, [conv]) as (person, app):
+        await person.send("/start")
+        await person.expect_reply(containing="Are you a boy or a girl?")
+        await person.press("Boy")
+        await person.expect_reply(containing="send me a photo")
+        await person.send_photo(professor.PHOTO_BYTES, name="me.jpg")
+        await person.expect_reply("Gorgeous! Now, send me your location please, or send /skip.")
+        await person.send("/skip")
+        await person.expect_reply("You seem a bit paranoid! At last, tell me something about yourself.")
+        await person.send("I collect stamps.")
+        await person.expect_reply("Thank you, Alice! Talk again some day.")
+        assert app.user_data[4242]["photo"] == professor.PHOTO_BYTES
+    assert refusals(wire) == []
+
+
+# --- conversationbot2.py and persistentconversationbot.py ----------------------------------------------------------
+CHOOSING, TYPING_REPLY, TYPING_CHOICE = range(3)
+FACTS_KEYBOARD = ReplyKeyboardMarkup(
+    [["Age", "Favourite colour"], ["Number of siblings", "Something else..."], ["Done"]], one_time_keyboard=True
+)
+
+
+def facts_to_str(user_data: dict[str, str]) -> str:
+    facts = [f"{key} - {value}" for key, value in user_data.items()]
+    return "\n".join(facts).join(["\n", "\n"])
+
+
+async def doctor_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+    assert update.message is not None
+    await update.message.reply_text(
+        "Hi! My name is Doctor Botter. I will hold a more complex conversation with you. "
+        "Why don't you tell me something about yourself?",
+        reply_markup=FACTS_KEYBOARD,
+    )
+    return CHOOSING
+
+
+async def regular_choice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+    assert update.message is not None
+    assert update.message.text is not None
+    assert context.user_data is not None
+    text = update.message.text
+    context.user_data["choice"] = text
+    await update.message.reply_text(f"Your {text.lower()}? Yes, I would love to hear about that!")
+    return TYPING_REPLY
+
+
+async def custom_choice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+    assert update.message is not None
+    await update.message.reply_text('Alright, please send me the category first, for example "Most impressive skill"')
+    return TYPING_CHOICE
+
+
+async def received_information(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+    assert update.message is not None
+    assert context.user_data is not None
+    user_data = context.user_data
+    user_data[user_data["choice"]] = update.message.text
+    del user_data["choice"]
+    await update.message.reply_text(
+        "Neat! Just so you know, this is what you already told me:"
+        f"{facts_to_str(user_data)}You can tell me more, or change your opinion on something.",
+        reply_markup=FACTS_KEYBOARD,
+    )
+    return CHOOSING
+
+
+async def doctor_done(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+    assert update.message is not None
+    assert context.user_data is not None
+    user_data = context.user_data
+    user_data.pop("choice", None)
+    await update.message.reply_text(
+        f"I learned these facts about you: {facts_to_str(user_data)}Until next time!",
+        reply_markup=ReplyKeyboardRemove(),
+    )
+    user_data.clear()
+    return ConversationHandler.END
+
+
+def doctor(start: Any, choice: Any, information: Any, done: Any, **persistent: Any) -> ConversationHandler[Any]:
+    not_done = filters.TEXT & ~(filters.COMMAND | filters.Regex("^Done$"))
+    return ConversationHandler(
+        entry_points=[CommandHandler("start", start)],
+        states={
+            CHOOSING: [
+                MessageHandler(filters.Regex("^(Age|Favourite colour|Number of siblings)$"), choice),
+                MessageHandler(filters.Regex("^Something else...$"), custom_choice),
+            ],
+            TYPING_CHOICE: [MessageHandler(not_done, choice)],
+            TYPING_REPLY: [MessageHandler(not_done, information)],
+        },
+        fallbacks=[MessageHandler(filters.Regex("^Done$"), done)],
+        **persistent,
+    )
+
+
+async def test_conversationbot2(wire: Wire) -> None:
+    async with example(wire, [doctor(doctor_start, regular_choice, received_information, doctor_done)]) as (
+        person,
+        _,
+    ):
+        await person.send("/start")
+        menu = await person.expect_reply(containing="Hi! My name is Doctor Botter.")
+        assert menu.reply_keyboard == (
+            ("Age", "Favourite colour"),
+            ("Number of siblings", "Something else..."),
+            ("Done",),
+        )
+        await person.press("Age")
+        await person.expect_reply("Your age? Yes, I would love to hear about that!")
+        await person.send("42")
+        await person.expect_reply(
+            "Neat! Just so you know, this is what you already told me:\nAge - 42\n"
+            "You can tell me more, or change your opinion on something."
+        )
+        await person.press("Something else...")
+        await person.expect_reply('Alright, please send me the category first, for example "Most impressive skill"')
+        await person.send("Most impressive skill")
+        await person.expect_reply("Your most impressive skill? Yes, I would love to hear about that!")
+        await person.send("Juggling")
+        await person.expect_reply(containing="Most impressive skill - Juggling")
+        await person.press("Done")
+        done = await person.expect_reply(
+            "I learned these facts about you: \nAge - 42\nMost impressive skill - Juggling\nUntil next time!"
+        )
+        assert done.raw["reply_keyboard"] == {"remove_keyboard": True}
+    assert refusals(wire) == []
+
+
+async def persistent_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+    assert update.message is not None
+    assert context.user_data is not None
+    reply_text = "Hi! My name is Doctor Botter."
+    if context.user_data:
+        reply_text += (
+            f" You already told me your {', '.join(context.user_data.keys())}. Why don't you "
+            "tell me something more about yourself? Or change anything I already know."
+        )
+    else:
+        reply_text += (
+            " I will hold a more complex conversation with you. Why don't you tell me something about yourself?"
+        )
+    await update.message.reply_text(reply_text, reply_markup=FACTS_KEYBOARD)
+    return CHOOSING
+
+
+async def persistent_choice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+    assert update.message is not None
+    assert update.message.text is not None
+    assert context.user_data is not None
+    text = update.message.text.lower()
+    context.user_data["choice"] = text
+    if context.user_data.get(text):
+        reply_text = f"Your {text}? I already know the following about that: {context.user_data[text]}"
+    else:
+        reply_text = f"Your {text}? Yes, I would love to hear about that!"
+    await update.message.reply_text(reply_text)
+    return TYPING_REPLY
+
+
+async def persistent_information(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+    assert update.message is not None
+    assert update.message.text is not None
+    assert context.user_data is not None
+    context.user_data[context.user_data["choice"]] = update.message.text.lower()
+    del context.user_data["choice"]
+    await update.message.reply_text(
+        "Neat! Just so you know, this is what you already told me:"
+        f"{facts_to_str(context.user_data)}You can tell me more, or change your opinion on something.",
+        reply_markup=FACTS_KEYBOARD,
+    )
+    return CHOOSING
+
+
+async def persistent_show_data(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.message is not None
+    assert context.user_data is not None
+    await update.message.reply_text(f"This is what you already told me: {facts_to_str(context.user_data)}")
+
+
+async def persistent_done(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+    assert update.message is not None
+    assert context.user_data is not None
+    context.user_data.pop("choice", None)
+    await update.message.reply_text(
+        f"I learned these facts about you: {facts_to_str(context.user_data)}Until next time!",
+        reply_markup=ReplyKeyboardRemove(),
+    )
+    return ConversationHandler.END
+
+
+async def test_persistentconversationbot_survives_a_restart(wire: Wire, tmp_path: Path) -> None:
+    """The conversation and the facts are pickled; a second run of the bot picks the dialog up where it was."""
+
+    def handlers() -> Handlers:
+        conv = doctor(
+            persistent_start,
+            persistent_choice,
+            persistent_information,
+            persistent_done,
+            name="my_conversation",
+            persistent=True,
+        )
+        return [conv, CommandHandler("show_data", persistent_show_data)]
+
+    def build(builder: Any) -> Any:
+        return builder.persistence(PicklePersistence(filepath=tmp_path / "conversationbot"))
+
+    async with AsyncStandClient(origin(wire)) as person:
+        async with example(wire, handlers(), build=build, person=person) as _:
+            await person.send("/start")
+            await person.expect_reply(containing="I will hold a more complex conversation with you.")
+            await person.press("Favourite colour")
+            await person.expect_reply("Your favourite colour? Yes, I would love to hear about that!")
+        async with example(wire, handlers(), build=build, person=person) as _:  # the bot restarted mid-dialog
+            await person.send("Blue")
+            await person.expect_reply(containing="\nfavourite colour - blue\n")
+            await person.send("/show_data")
+            # Telegram trims the text's trailing newline
+            await person.expect_reply("This is what you already told me: \nfavourite colour - blue")
+            await person.press("Favourite colour")
+            await person.expect_reply("Your favourite colour? I already know the following about that: blue")
+            await person.send("Green")
+            await person.expect_reply(containing="\nfavourite colour - green\n")
+            await person.press("Done")
+            await person.expect_reply("I learned these facts about you: \nfavourite colour - green\nUntil next time!")
+            await person.send("/start")
+            await person.expect_reply(
+                "Hi! My name is Doctor Botter. You already told me your favourite colour. Why don't you tell me "
+                "something more about yourself? Or change anything I already know."
+            )
     assert refusals(wire) == []
