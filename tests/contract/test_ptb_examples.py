@@ -98,7 +98,7 @@ async def example(
     if errors is not None:
         app.add_error_handler(errors)
     async with ptb_polling(app, allowed_updates=Update.ALL_TYPES), contextlib.AsyncExitStack() as stack:
-        yield person or await stack.enter_async_context(AsyncStandClient(api)), app
+        yield (person if person is not None else await stack.enter_async_context(AsyncStandClient(api))), app
 
 
 def refusals(wire: Wire) -> list[tuple[str, int, str]]:
@@ -995,7 +995,7 @@ async def pay_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     )
 
 
-async def send_example_invoice(update: Update, context: ContextTypes.DEFAULT_TYPE, **shipping: bool) -> None:
+async def send_example_invoice(update: Update, context: ContextTypes.DEFAULT_TYPE, **shipping: Any) -> None:
     assert update.message is not None
     await context.bot.send_invoice(
         update.message.chat_id,
