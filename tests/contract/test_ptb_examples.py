@@ -1473,3 +1473,274 @@ async def test_persistentconversationbot_survives_a_restart(wire: Wire, tmp_path
                 "something more about yourself? Or change anything I already know."
             )
     assert refusals(wire) == []
+
+
+# --- nestedconversationbot.py --------------------------------------------------------------------------------------
+SELECTING_ACTION, ADDING_MEMBER, ADDING_SELF, DESCRIBING_SELF = map(chr, range(4))
+SELECTING_LEVEL, SELECTING_GENDER = map(chr, range(4, 6))
+SELECTING_FEATURE, TYPING = map(chr, range(6, 8))
+STOPPING, SHOWING = map(chr, range(8, 10))
+END = ConversationHandler.END
+(PARENTS, CHILDREN, SELF, GENDER, MALE, FEMALE, AGE, NAME, START_OVER, FEATURES, CURRENT_FEATURE, CURRENT_LEVEL) = map(
+    chr, range(10, 22)
+)
+FAMILY_MENU = (
+    "You may choose to add a family member, yourself, show the gathered data, or end the "
+    "conversation. To abort, simply type /stop."
+)
+
+
+def _name_switcher(level: str) -> tuple[str, str]:
+    return ("Father", "Mother") if level == PARENTS else ("Brother", "Sister")
+
+
+def family_keyboard(*rows: Sequence[tuple[str, object]]) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[InlineKeyboardButton(text=t, callback_data=str(d)) for t, d in row] for row in rows])
+
+
+async def edit_family(update: Update, text: str, keyboard: InlineKeyboardMarkup | None = None) -> None:
+    assert update.callback_query is not None
+    await update.callback_query.answer()
+    await update.callback_query.edit_message_text(text=text, reply_markup=keyboard)
+
+
+async def family_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    assert context.user_data is not None
+    keyboard = family_keyboard(
+        [("Add family member", ADDING_MEMBER), ("Add yourself", ADDING_SELF)], [("Show data", SHOWING), ("Done", END)]
+    )
+    if context.user_data.get(START_OVER):
+        await edit_family(update, FAMILY_MENU, keyboard)
+    else:
+        assert update.message is not None
+        await update.message.reply_text(
+            "Hi, I'm Family Bot and I'm here to help you gather information about your family."
+        )
+        await update.message.reply_text(text=FAMILY_MENU, reply_markup=keyboard)
+    context.user_data[START_OVER] = False
+    return SELECTING_ACTION
+
+
+async def adding_self(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    assert context.user_data is not None
+    context.user_data[CURRENT_LEVEL] = SELF
+    await edit_family(update, "Okay, please tell me about yourself.", family_keyboard([("Add info", MALE)]))
+    return DESCRIBING_SELF
+
+
+async def show_data(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    def pretty_print(data: dict[str, Any], level: str) -> str:
+        people = data.get(level)
+        if not people:
+            return "\nNo information yet."
+        return_str = ""
+        if level == SELF:
+            for person in data[level]:
+                return_str += f"\nName: {person.get(NAME, '-')}, Age: {person.get(AGE, '-')}"
+        else:
+            male, female = _name_switcher(level)
+            for person in data[level]:
+                gender = female if person[GENDER] == FEMALE else male
+                return_str += f"\n{gender}: Name: {person.get(NAME, '-')}, Age: {person.get(AGE, '-')}"
+        return return_str
+
+    user_data = context.user_data
+    assert user_data is not None
+    text = f"Yourself:{pretty_print(user_data, SELF)}"
+    text += f"\n\nParents:{pretty_print(user_data, PARENTS)}"
+    text += f"\n\nChildren:{pretty_print(user_data, CHILDREN)}"
+    await edit_family(update, text, family_keyboard([("Back", END)]))
+    user_data[START_OVER] = True
+    return SHOWING
+
+
+async def family_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+    assert update.message is not None
+    await update.message.reply_text("Okay, bye.")
+    return END
+
+
+async def family_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+    await edit_family(update, "See you around!")
+    return END
+
+
+async def select_level(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    keyboard = family_keyboard(
+        [("Add parent", PARENTS), ("Add child", CHILDREN)], [("Show data", SHOWING), ("Back", END)]
+    )
+    await edit_family(
+        update, "You may add a parent or a child. Also you can show the gathered data or go back.", keyboard
+    )
+    return SELECTING_LEVEL
+
+
+async def select_gender(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    assert update.callback_query is not None
+    assert update.callback_query.data is not None
+    assert context.user_data is not None
+    level = update.callback_query.data
+    context.user_data[CURRENT_LEVEL] = level
+    male, female = _name_switcher(level)
+    keyboard = family_keyboard(
+        [(f"Add {male}", MALE), (f"Add {female}", FEMALE)], [("Show data", SHOWING), ("Back", END)]
+    )
+    await edit_family(update, "Please choose, whom to add.", keyboard)
+    return SELECTING_GENDER
+
+
+async def end_second_level(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+    assert context.user_data is not None
+    context.user_data[START_OVER] = True
+    await family_start(update, context)
+    return END
+
+
+async def select_feature(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    assert context.user_data is not None
+    keyboard = family_keyboard([("Name", NAME), ("Age", AGE), ("Done", END)])
+    if not context.user_data.get(START_OVER):
+        assert update.callback_query is not None
+        context.user_data[FEATURES] = {GENDER: update.callback_query.data}
+        await edit_family(update, "Please select a feature to update.", keyboard)
+    else:
+        assert update.message is not None
+        await update.message.reply_text(text="Got it! Please select a feature to update.", reply_markup=keyboard)
+    context.user_data[START_OVER] = False
+    return SELECTING_FEATURE
+
+
+async def ask_for_input(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    assert update.callback_query is not None
+    assert context.user_data is not None
+    context.user_data[CURRENT_FEATURE] = update.callback_query.data
+    await edit_family(update, "Okay, tell me.")
+    return TYPING
+
+
+async def save_input(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    assert update.message is not None
+    user_data = context.user_data
+    assert user_data is not None
+    user_data[FEATURES][user_data[CURRENT_FEATURE]] = update.message.text
+    user_data[START_OVER] = True
+    return await select_feature(update, context)
+
+
+async def end_describing(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+    user_data = context.user_data
+    assert user_data is not None
+    level = user_data[CURRENT_LEVEL]
+    user_data.setdefault(level, []).append(user_data[FEATURES])
+    if level == SELF:
+        user_data[START_OVER] = True
+        await family_start(update, context)
+    else:
+        await select_level(update, context)
+    return END
+
+
+async def stop_nested(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    assert update.message is not None
+    await update.message.reply_text("Okay, bye.")
+    return STOPPING
+
+
+def family_conversation() -> ConversationHandler[Any]:
+    description_conv = ConversationHandler(
+        entry_points=[CallbackQueryHandler(select_feature, pattern=f"^{MALE}$|^{FEMALE}$")],
+        states={
+            SELECTING_FEATURE: [CallbackQueryHandler(ask_for_input, pattern=f"^(?!{END}).*$")],
+            TYPING: [MessageHandler(filters.TEXT & ~filters.COMMAND, save_input)],
+        },
+        fallbacks=[
+            CallbackQueryHandler(end_describing, pattern=f"^{END}$"),
+            CommandHandler("stop", stop_nested),
+        ],
+        map_to_parent={END: SELECTING_LEVEL, STOPPING: STOPPING},
+    )
+    add_member_conv = ConversationHandler(
+        entry_points=[CallbackQueryHandler(select_level, pattern=f"^{ADDING_MEMBER}$")],
+        states={
+            SELECTING_LEVEL: [CallbackQueryHandler(select_gender, pattern=f"^{PARENTS}$|^{CHILDREN}$")],
+            SELECTING_GENDER: [description_conv],
+        },
+        fallbacks=[
+            CallbackQueryHandler(show_data, pattern=f"^{SHOWING}$"),
+            CallbackQueryHandler(end_second_level, pattern=f"^{END}$"),
+            CommandHandler("stop", stop_nested),
+        ],
+        map_to_parent={SHOWING: SHOWING, END: SELECTING_ACTION, STOPPING: END},
+    )
+    selection_handlers: list[BaseHandler[Any, Any, Any]] = [
+        add_member_conv,
+        CallbackQueryHandler(show_data, pattern=f"^{SHOWING}$"),
+        CallbackQueryHandler(adding_self, pattern=f"^{ADDING_SELF}$"),
+        CallbackQueryHandler(family_end, pattern=f"^{END}$"),
+    ]
+    return ConversationHandler(
+        entry_points=[CommandHandler("start", family_start)],
+        states={
+            SHOWING: [CallbackQueryHandler(family_start, pattern=f"^{END}$")],
+            SELECTING_ACTION: selection_handlers,
+            SELECTING_LEVEL: selection_handlers,
+            DESCRIBING_SELF: [description_conv],
+            STOPPING: [CommandHandler("start", family_start)],
+        },
+        fallbacks=[CommandHandler("stop", family_stop)],
+    )
+
+
+async def test_nestedconversationbot(wire: Wire) -> None:
+    async with example(wire, [family_conversation()]) as (person, app):
+        taps = 0
+
+        async def tap(label: str) -> str:
+            """The person taps ``label`` on the newest message showing it; the text that message shows then."""
+            nonlocal taps
+            showing = [m for m in await person.messages() if any(label in row for row in m.keyboard)]
+            await person.tap(label)
+            taps += 1
+            await person.wait_call("editMessageText", taps)
+            return next(m.text for m in await person.messages() if m.message_id == showing[-1].message_id)
+
+        await person.send("/start")
+        await person.expect_reply("Hi, I'm Family Bot and I'm here to help you gather information about your family.")
+        menu = await person.expect_reply(FAMILY_MENU)
+        assert menu.keyboard == (("Add family member", "Add yourself"), ("Show data", "Done"))
+        assert await tap("Add yourself") == "Okay, please tell me about yourself."
+        assert await tap("Add info") == "Please select a feature to update."
+        assert await tap("Name") == "Okay, tell me."
+        await person.send("Alice")
+        await person.expect_reply("Got it! Please select a feature to update.")
+        assert await tap("Age") == "Okay, tell me."
+        await person.send("30")
+        await person.expect_reply("Got it! Please select a feature to update.")
+        assert await tap("Done") == FAMILY_MENU
+        assert await tap("Show data") == "Yourself:\nName: Alice, Age: 30\n\nParents:\nNo information yet.\n\n" + (
+            "Children:\nNo information yet."
+        )
+        assert await tap("Back") == FAMILY_MENU
+        assert await tap("Add family member") == (
+            "You may add a parent or a child. Also you can show the gathered data or go back."
+        )
+        assert await tap("Add parent") == "Please choose, whom to add."
+        assert await tap("Add Mother") == "Please select a feature to update."
+        assert await tap("Name") == "Okay, tell me."
+        await person.send("Mary")
+        await person.expect_reply("Got it! Please select a feature to update.")
+        assert await tap("Done") == "You may add a parent or a child. Also you can show the gathered data or go back."
+        shown = await tap("Show data")
+        assert shown.split("\n\n")[1] == "Parents:\nMother: Name: Mary, Age: -"
+        assert await tap("Back") == FAMILY_MENU
+        assert await tap("Done") == "See you around!"
+        assert await person.count("answerCallbackQuery") == taps
+        await person.send("/stop")  # the conversation is over: nobody answers
+        await person.expect_no_reply(within=0.2)
+        await person.send("/start")
+        await person.expect_reply("Hi, I'm Family Bot and I'm here to help you gather information about your family.")
+        await person.expect_reply(FAMILY_MENU)
+        await person.send("/stop")
+        await person.expect_reply("Okay, bye.")
+        assert app.user_data[4242][SELF] == [{GENDER: MALE, NAME: "Alice", AGE: "30"}]
+    assert refusals(wire) == []
