@@ -42,6 +42,7 @@ _FOLDERS = {
     "animation": "animations",
     "sticker": "stickers",
     "video_note": "video_notes",
+    "passport": "passport",  # Telegram Passport files, stored encrypted (tgfake/world/passport.py)
 }
 _TYPES = mimetypes.MimeTypes()  # Python's own table only: the host's /etc/mime.types must not change file paths
 _PHOTO_SUFFIX = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif"}
