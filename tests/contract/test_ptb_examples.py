@@ -1872,3 +1872,131 @@ async def test_customwebhookbot_starlette(wire: Wire) -> None:
             await serving
             await application.stop()
     assert refusals(wire) == []
+
+
+# --- passportbot.py ------------------------------------------------------------------------------------------------
+def rsa_key() -> tuple[bytes, str]:
+    """A bot's passport key pair: the private key for the builder, the public key BotFather (and the request) has."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    private = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    public = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return private, public.decode()
+
+
+def passport_msg(seen: list[tuple[str, Any]]) -> Callable[..., Any]:
+    """The example's handler, its log lines kept in ``seen``; downloads go to the working directory, as there."""
+
+    async def msg(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.message is not None
+        passport_data = update.message.passport_data
+        assert passport_data is not None
+        if passport_data.decrypted_credentials.nonce != "thisisatest":
+            return
+        for data in passport_data.decrypted_data:
+            if data.type == "phone_number":
+                seen.append(("Phone", data.phone_number))
+            elif data.type == "email":
+                seen.append(("Email", data.email))
+            if data.type in ("personal_details", "passport", "driver_license", "identity_card", "internal_passport"):
+                seen.append((data.type, data.data))
+            if data.type in (
+                "utility_bill",
+                "bank_statement",
+                "rental_agreement",
+                "passport_registration",
+                "temporary_registration",
+            ):
+                for file in data.files or ():
+                    actual_file = await file.get_file()
+                    seen.append((data.type + " file", await actual_file.download_to_drive()))
+            if data.type in ("passport", "driver_license", "identity_card", "internal_passport") and data.front_side:
+                front_file = await data.front_side.get_file()
+                seen.append((data.type + " front", await front_file.download_to_drive()))
+            if data.type in ("driver_license" and "identity_card") and data.reverse_side:  # the example's own test
+                reverse_file = await data.reverse_side.get_file()
+                seen.append((data.type + " reverse", await reverse_file.download_to_drive()))
+            if data.type in ("passport", "driver_license", "identity_card", "internal_passport") and data.selfie:
+                selfie_file = await data.selfie.get_file()
+                seen.append((data.type + " selfie", await selfie_file.download_to_drive()))
+            if data.translation:
+                for file in data.translation:
+                    actual_file = await file.get_file()
+                    seen.append((data.type + " translation", await actual_file.download_to_drive()))
+
+    return msg
+
+
+ALICE_DETAILS = {
+    "first_name": "Alice",
+    "last_name": "Liddell",
+    "birth_date": "04.05.1852",
+    "gender": "female",
+    "country_code": "GB",
+    "residence_country_code": "GB",
+}
+
+
+def b64(data: bytes) -> str:
+    import base64
+
+    return base64.b64encode(data).decode()
+
+
+async def test_passportbot(wire: Wire, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    private, public = rsa_key()
+    seen: list[tuple[str, Any]] = []
+    front, selfie, back, bill, translated = (professor.PHOTO_BYTES + bytes([n]) for n in range(5))
+    elements = [
+        {"type": "personal_details", "data": ALICE_DETAILS},
+        {
+            "type": "passport",
+            "data": {"document_no": "A123", "expiry_date": "01.01.2030"},
+            "front_side": b64(front),
+            "selfie": b64(selfie),
+            "translation": [b64(translated)],
+        },
+        {
+            "type": "identity_card",
+            "data": {"document_no": "ID9", "expiry_date": ""},
+            "front_side": b64(front),
+            "reverse_side": b64(back),
+        },
+        {"type": "utility_bill", "files": [b64(bill)]},
+        {"type": "phone_number", "phone_number": "441234567"},
+        {"type": "email", "email": "alice@example.org"},
+    ]
+    handlers = [MessageHandler(filters.PASSPORT_DATA, passport_msg(seen))]
+    async with example(wire, handlers, build=lambda b: b.private_key(private)) as (person, _):
+        status, shared = await wire.sim(
+            "POST", "/sim/passport", {"public_key": public, "nonce": "not the bot's", "elements": elements}
+        )
+        assert status == 200, shared
+        status, shared = await wire.sim(
+            "POST", "/sim/passport", {"public_key": public, "nonce": "thisisatest", "elements": elements}
+        )
+        assert status == 200, shared
+        await person.wait_call("getFile", 6)
+        await until(wire, lambda: len(seen) == 11)
+        assert "[2] alice: [passport data: personal_details, passport, identity_card, utility_bill" in (
+            await person.transcript()
+        )
+    got = dict(seen)
+    assert (got["personal_details"].first_name, got["personal_details"].gender) == ("Alice", "female")
+    assert (got["passport"].document_no, got["passport"].expiry_date) == ("A123", "01.01.2030")
+    assert (got["Phone"], got["Email"]) == ("441234567", "alice@example.org")
+    downloads = {what: where.read_bytes() for what, where in seen if isinstance(where, Path)}
+    assert downloads == {
+        "passport front": front,
+        "passport selfie": selfie,
+        "passport translation": translated,
+        "identity_card front": front,
+        "identity_card reverse": back,
+        "utility_bill file": bill,
+    }
+    assert refusals(wire) == []
