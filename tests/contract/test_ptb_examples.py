@@ -76,6 +76,7 @@ from tests.conftest import Wire
 from tests.contract import test_conversation_oracles as professor
 from tests.contract.running import ptb_polling
 from tests.contract.test_poll_oracles import until
+from tests.person.test_passport import DETAILS
 from tgfake.testing import AsyncStandClient
 from tgfake.world.people import user_id_for
 
@@ -1307,18 +1308,25 @@ async def custom_choice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> i
     return TYPING_CHOICE
 
 
-async def received_information(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
-    assert update.message is not None
-    assert context.user_data is not None
-    user_data = context.user_data
-    user_data[user_data["choice"]] = update.message.text
-    del user_data["choice"]
-    await update.message.reply_text(
-        "Neat! Just so you know, this is what you already told me:"
-        f"{facts_to_str(user_data)}You can tell me more, or change your opinion on something.",
-        reply_markup=FACTS_KEYBOARD,
-    )
-    return CHOOSING
+def information(lower: bool) -> Callable[..., Any]:
+    """received_information of conversationbot2.py, or (``lower``) of persistentconversationbot.py, which keeps the
+    answer lower-cased."""
+
+    async def received_information(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+        assert update.message is not None
+        assert update.message.text is not None
+        assert context.user_data is not None
+        user_data = context.user_data
+        user_data[user_data["choice"]] = update.message.text.lower() if lower else update.message.text
+        del user_data["choice"]
+        await update.message.reply_text(
+            "Neat! Just so you know, this is what you already told me:"
+            f"{facts_to_str(user_data)}You can tell me more, or change your opinion on something.",
+            reply_markup=FACTS_KEYBOARD,
+        )
+        return CHOOSING
+
+    return received_information
 
 
 async def doctor_done(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
@@ -1352,7 +1360,7 @@ def doctor(start: Any, choice: Any, information: Any, done: Any, **persistent: A
 
 
 async def test_conversationbot2(wire: Wire) -> None:
-    async with example(wire, [doctor(doctor_start, regular_choice, received_information, doctor_done)]) as (
+    async with example(wire, [doctor(doctor_start, regular_choice, information(lower=False), doctor_done)]) as (
         person,
         _,
     ):
@@ -1415,20 +1423,6 @@ async def persistent_choice(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     return TYPING_REPLY
 
 
-async def persistent_information(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
-    assert update.message is not None
-    assert update.message.text is not None
-    assert context.user_data is not None
-    context.user_data[context.user_data["choice"]] = update.message.text.lower()
-    del context.user_data["choice"]
-    await update.message.reply_text(
-        "Neat! Just so you know, this is what you already told me:"
-        f"{facts_to_str(context.user_data)}You can tell me more, or change your opinion on something.",
-        reply_markup=FACTS_KEYBOARD,
-    )
-    return CHOOSING
-
-
 async def persistent_show_data(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert update.message is not None
     assert context.user_data is not None
@@ -1453,7 +1447,7 @@ async def test_persistentconversationbot_survives_a_restart(wire: Wire, tmp_path
         conv = doctor(
             persistent_start,
             persistent_choice,
-            persistent_information,
+            information(lower=True),
             persistent_done,
             name="my_conversation",
             persistent=True,
@@ -1935,16 +1929,6 @@ def passport_msg(seen: list[tuple[str, Any]]) -> Callable[..., Any]:
     return msg
 
 
-ALICE_DETAILS = {
-    "first_name": "Alice",
-    "last_name": "Liddell",
-    "birth_date": "04.05.1852",
-    "gender": "female",
-    "country_code": "GB",
-    "residence_country_code": "GB",
-}
-
-
 def b64(data: bytes) -> str:
     import base64
 
@@ -1957,7 +1941,7 @@ async def test_passportbot(wire: Wire, tmp_path: Path, monkeypatch: pytest.Monke
     seen: list[tuple[str, Any]] = []
     front, selfie, back, bill, translated = (professor.PHOTO_BYTES + bytes([n]) for n in range(5))
     elements = [
-        {"type": "personal_details", "data": ALICE_DETAILS},
+        {"type": "personal_details", "data": DETAILS},
         {
             "type": "passport",
             "data": {"document_no": "A123", "expiry_date": "01.01.2030"},
