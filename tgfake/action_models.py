@@ -102,3 +102,29 @@ class PrivacyIn(SimBody):
     username: str = ""
     first_name: str = ""
     hide_forwards: bool = False
+
+
+class PassportElementIn(SimBody):
+    """One Telegram Passport element the person shares: its ``type``, then what that type carries, in the clear
+    (the stand encrypts it): ``data`` (the fields of personal details, an identity document or an address),
+    ``phone_number``, ``email``, and files as base64 (``files``, ``front_side``, ``reverse_side``, ``selfie``,
+    ``translation``)."""
+
+    type: str = ""
+    data: dict[str, Any] | None = None
+    phone_number: str = ""
+    email: str = ""
+    files: list[str] = Field(default_factory=list)
+    front_side: str = ""
+    reverse_side: str = ""
+    selfie: str = ""
+    translation: list[str] = Field(default_factory=list)
+
+
+class PassportIn(SenderFields):
+    """``POST /sim/passport``: the person shares Telegram Passport data with the bot that asked: its ``public_key``
+    (PEM, the one the bot's request carries) and ``nonce``, and the ``elements``."""
+
+    public_key: str = ""
+    nonce: str = ""
+    elements: list[PassportElementIn] = Field(default_factory=list)

@@ -182,6 +182,8 @@ def media_label(media: Media) -> str:
         return f"[shared chat {account_name(d)} ({d['chat_id']}) for request {d['request_id']}]"
     if kind == "web_app_data":
         return f"[web app data from {d['button_text']!r}: {d['data']}]"
+    if kind == "passport_data":
+        return f"[passport data: {', '.join(e['type'] for e in d['data'])}]"
     return f"[{kind}]"
 
 

@@ -43,6 +43,7 @@ _FOLDERS = {
     "animation": "animations",
     "sticker": "stickers",
     "video_note": "video_notes",
+    "passport": "passport",  # Telegram Passport files, stored encrypted (tgfake/world/passport.py)
 }
 MAX_FILE_NAME = 255  # code points
 _TYPES = mimetypes.MimeTypes()  # Python's own table only: the host's /etc/mime.types must not change file paths

@@ -2,8 +2,9 @@
 
 Ported from ``get_passport_element_errors`` / ``get_passport_element_error`` / ``get_passport_element_error_source``
 (Client.cpp): a JSON array of objects with a known ``type``, a ``message`` and a ``source`` whose hashes are base64;
-then ``check_user``. The stand has no Telegram Passport data to attach them to (no person shares any), so the
-errors are only kept (``World.grants.passport_errors``) and the answer is True, as Telegram's is.
+then ``check_user``. The errors are not matched against what a person shared (``POST /sim/passport``,
+tgfake/world/passport.py): they are only kept (``World.grants.passport_errors``) and the answer is True, as
+Telegram's is.
 """
 
 from __future__ import annotations

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from tgfake.action_models import EditIn, ForwardIn, ReactIn, ReplyButtonIn, ShareIn, TargetIn, VoteIn
+from tgfake.action_models import EditIn, ForwardIn, PassportIn, ReactIn, ReplyButtonIn, ShareIn, TargetIn, VoteIn
 from tgfake.sim import answers
 from tgfake.sim.common import read_body, stand_of
 from tgfake.sim.openapi import documented
 from tgfake.wire import sim_json
-from tgfake.world import actions
+from tgfake.world import actions, passport
 
 routes = web.RouteTableDef()
 
@@ -29,6 +29,12 @@ async def reply_button(request: web.Request) -> web.Response:
 @documented(answers.Sent, body=ShareIn)
 async def share(request: web.Request) -> web.Response:
     return sent(*actions.share(stand_of(request), await read_body(request, ShareIn)))
+
+
+@routes.post("/sim/passport")
+@documented(answers.Sent, body=PassportIn)
+async def share_passport(request: web.Request) -> web.Response:
+    return sent(*passport.share(stand_of(request), await read_body(request, PassportIn)))
 
 
 @routes.post("/sim/forward")

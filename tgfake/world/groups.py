@@ -130,10 +130,7 @@ def create_chat(
     for ref in members or []:
         add(stand, chat, account_ref(stand, ref), by=owner)
     for ref in admins or []:
-        account = account_ref(stand, ref)
-        if not chat.present(account.id):
-            add(stand, chat, account, by=owner)
-        promote(stand, chat, account, by=owner)
+        promote(stand, chat, account_ref(stand, ref), by=owner, joining=True)
     return chat
 
 
@@ -152,12 +149,20 @@ def actor_in(stand: Stand, chat: Chat, by: str | int | None, right: str) -> User
     return user
 
 
-def add(stand: Stand, chat: Chat, account: User, *, by: User) -> Member:
-    """``by`` adds ``account`` (a person or a bot) as a member; a bot needs ``can_join_groups``."""
+def may_join(stand: Stand, chat: Chat, account: User) -> None:
+    """A bot needs ``can_join_groups`` to be put in a group."""
     if account.is_bot:
         bot = stand.bots.get(account.id)
         if bot is not None and not bot.can_join_groups and chat.type != "channel":
             raise SimError(400, f"@{bot.username} can't be added to groups (BotFather: can_join_groups off)")
+
+
+def add(stand: Stand, chat: Chat, account: User, *, by: User) -> Member:
+    """``by`` adds ``account`` (a person or a bot) as a member; a bot needs ``can_join_groups``. Telegram puts bots
+    in channels only as administrators (:func:`promote`)."""
+    if account.is_bot and chat.type == "channel":
+        raise SimError(400, f"a bot is in a channel only as its administrator: promote @{account.handle} instead")
+    may_join(stand, chat, account)
     current = chat.members.get(account.id)
     if current is not None and current.present:
         raise SimError(409, f"{account.handle} is already in chat {chat.id}")
@@ -200,13 +205,26 @@ def remove(stand: Stand, chat: Chat, account: User, *, by: User, ban: bool = Tru
 
 
 def promote(
-    stand: Stand, chat: Chat, account: User, *, by: User, rights: dict[str, bool] | None = None, title: str = ""
+    stand: Stand,
+    chat: Chat,
+    account: User,
+    *,
+    by: User,
+    rights: dict[str, bool] | None = None,
+    title: str = "",
+    joining: bool = False,
 ) -> Member:
-    """``by`` makes ``account`` an administrator (every right unless ``rights`` names them)."""
+    """``by`` makes ``account`` an administrator (every right unless ``rights`` names them).
+
+    ``joining`` (and a bot in a channel, which Telegram has only as an administrator) puts an account that is not in
+    the chat in as an administrator in one change, as Telegram's "add admin" does: one ``my_chat_member`` from
+    ``left``, not a join and then a promotion."""
     current = chat.members.get(account.id)
     if current is None or not current.present:
-        raise SimError(409, f"{account.handle} is not in chat {chat.id}: add them first")
-    if current.status == CREATOR:
+        if not (joining or (account.is_bot and chat.type == "channel")):
+            raise SimError(409, f"{account.handle} is not in chat {chat.id}: add them first")
+        may_join(stand, chat, account)
+    if current is not None and current.status == CREATOR:
         raise SimError(400, "the owner of a chat is already its administrator")
     granted = full_rights(chat.type)
     if rights:
