@@ -6,22 +6,39 @@ through the testing client, and asserts what the person sees and what the bot go
 from __future__ import annotations
 
 import contextlib
+import html as std_html
 import logging
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
-from aiogram import Dispatcher, html
+from aiogram import Bot, Dispatcher, F, Router, html
 from aiogram.client.default import DefaultBotProperties
 from aiogram.enums import ParseMode
-from aiogram.filters import CommandStart
-from aiogram.types import Message
+from aiogram.filters import (
+    Command,
+    CommandObject,
+    CommandStart,
+    ExceptionMessageFilter,
+    ExceptionTypeFilter,
+    Filter,
+)
+from aiogram.fsm.context import FSMContext
+from aiogram.fsm.state import State, StatesGroup
+from aiogram.types import (
+    ErrorEvent,
+    KeyboardButton,
+    Message,
+    ReplyKeyboardMarkup,
+    ReplyKeyboardRemove,
+    User,
+)
 
 from tests.conftest import Wire
 from tests.contract.running import aiogram_bot, aiogram_polling, origin
 from tests.media.media_helpers import image_bytes, mp4_bytes
 from tests.media.test_person_media import OGG
-from tgfake.testing import AsyncStandClient
+from tgfake.testing import AsyncStandClient, Person
 
 HTML = DefaultBotProperties(parse_mode=ParseMode.HTML)
 PHOTO = image_bytes("PNG", (20, 10))
@@ -136,3 +153,294 @@ async def test_echo_bot_in_a_group_answers_what_it_cannot_copy(wire: Wire) -> No
         await person.expect_reply("Hello, Alice!", chat=group)
         await person.send("not for the bot", chat=group)  # privacy mode: a plain text never reaches it
         await person.expect_no_reply(chat=group, within=0.2)
+
+
+# --- multi_file_bot/ ---------------------------------------------------------------------------------------------
+def multi_file_dispatcher() -> Dispatcher:
+    """multi_file_bot/: a start router (the full name put into HTML unescaped) before an echo router."""
+    start_router = Router()
+
+    @start_router.message(CommandStart())
+    async def command_start_handler(message: Message) -> None:
+        assert message.from_user is not None
+        await message.answer(f"Hello, <b>{message.from_user.full_name}!</b>")
+
+    echo_router = Router()
+
+    @echo_router.message()
+    async def echo_handler(message: Message) -> None:
+        try:
+            await message.send_copy(chat_id=message.chat.id)
+        except TypeError:
+            await message.answer("Nice try!")
+
+    dp = Dispatcher()
+    dp.include_routers(start_router, echo_router)
+    return dp
+
+
+async def test_multi_file_bot_routes_start_before_echo(wire: Wire, complaints: Complaints) -> None:
+    async with running(wire, multi_file_dispatcher(), default=HTML) as person:
+        await person.send("/start")
+        await person.expect_reply("Hello, Alice!", html="Hello, <b>Alice!</b>")
+        await person.send("/help me")  # no handler but the echo router's
+        echoed = await person.expect_reply("/help me")
+        assert [(e["type"], e["offset"], e["length"]) for e in echoed.entities] == [("bot_command", 0, 5)]
+        # a name the example forgets to escape: Telegram refuses the HTML, aiogram logs the failed handler
+        await person.send("/start", user=Person(77, "bracket", "Bob <3"))
+        [refused] = [c for c in await person.wait_call("sendMessage", 3, strict=False) if not c.ok]
+        assert (refused.status, refused.response["description"]) == (
+            400,
+            'Bad Request: can\'t parse entities: Unsupported start tag "3!</b" at byte offset 14',
+        )
+    assert [r.exc_info[0].__name__ for r in complaints.records if r.exc_info] == ["TelegramBadRequest"]
+    complaints.records.clear()
+
+
+# --- context_addition_from_filter.py and own_filter.py -----------------------------------------------------------
+class HelloFilter(Filter):
+    """context_addition_from_filter.py: a filter that adds ``name`` (a mention of the sender) to the context."""
+
+    def __init__(self, name: str | None = None) -> None:
+        self.name = name
+
+    async def __call__(self, message: Message, event_from_user: User) -> bool | dict[str, Any]:
+        if (message.text or "").casefold() == "hello":
+            return {"name": event_from_user.mention_html(name=self.name)}
+        return False
+
+
+class MyFilter(Filter):
+    """own_filter.py: a message whose text is exactly ``my_text``."""
+
+    def __init__(self, my_text: str) -> None:
+        self.my_text = my_text
+
+    async def __call__(self, message: Message) -> bool:
+        return message.text == self.my_text
+
+
+async def test_context_addition_from_filter_mentions_the_sender(wire: Wire) -> None:
+    router = Router(name="context_addition_from_filter")
+
+    @router.message(HelloFilter())
+    async def my_handler(message: Message, name: str) -> Any:
+        return message.answer(f"Hello, {name}!")  # returned, not awaited: the dispatcher sends it
+
+    dp = Dispatcher()
+    dp.include_router(router)
+    async with running(wire, dp, default=HTML) as person:
+        await person.send("HeLLo")
+        hello = await person.expect_reply("Hello, Alice!")
+        [mention] = hello.entities
+        assert (mention["type"], mention["offset"], mention["length"], mention["user"]["id"]) == (
+            "text_mention",
+            7,
+            5,
+            4242,
+        )
+        await person.send("hello there")
+        await person.expect_no_reply(within=0.2)
+
+
+async def test_own_filter_takes_only_its_text(wire: Wire) -> None:
+    seen: list[str] = []
+    router = Router()
+
+    @router.message(MyFilter("hello"))
+    async def my_handler(message: Message) -> None:
+        seen.append(message.text or "")
+        await message.answer("filtered")
+
+    dp = Dispatcher()
+    dp.include_router(router)
+    async with running(wire, dp) as person:
+        await person.send("Hello")
+        await person.send("hello")
+        await person.expect_reply("filtered")
+        await person.expect_no_reply(within=0.2)
+    assert seen == ["hello"]
+
+
+# --- error_handling.py -------------------------------------------------------------------------------------------
+class InvalidAge(Exception):
+    pass
+
+
+class InvalidName(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+
+
+def error_handling_dispatcher(logged: list[BaseException]) -> Dispatcher:
+    """error_handling.py: /age and /name raise; an errors handler filtered by type tells the person, another
+    filtered by the message's words only logs."""
+    dp = Dispatcher()
+
+    @dp.errors(ExceptionTypeFilter(InvalidAge))
+    async def handle_invalid_age_exception(event: ErrorEvent, bot: Bot) -> None:
+        assert isinstance(event.exception, InvalidAge)
+        assert event.update.message is not None
+        text = f"Error caught: {std_html.escape(repr(event.exception))}"
+        await bot.send_message(chat_id=event.update.message.chat.id, text=text)
+
+    @dp.errors(ExceptionMessageFilter("Invalid"))
+    async def handle_invalid_exceptions(event: ErrorEvent) -> None:
+        logged.append(event.exception)
+
+    @dp.message(Command("age"))
+    async def handle_set_age(message: Message, command: CommandObject) -> None:
+        age = command.args
+        if not age:
+            raise InvalidAge("No age provided. Please provide your age as a command argument.")
+        if not age.isdigit():
+            raise InvalidAge("Age should be a number")
+        await message.reply(text=f"Your age is {int(age)}")
+
+    @dp.message(Command("name"))
+    async def handle_set_name(message: Message, command: CommandObject) -> None:
+        name = command.args
+        if not name:
+            raise InvalidName("Invalid name. Please provide your name as a command argument.")
+        await message.reply(text=f"Your name is {name}")
+
+    return dp
+
+
+async def test_error_handling_turns_exceptions_into_answers(wire: Wire) -> None:
+    logged: list[BaseException] = []
+    async with running(wire, error_handling_dispatcher(logged), default=HTML) as person:
+        await person.send("/age")
+        await person.expect_reply(
+            "Error caught: InvalidAge('No age provided. Please provide your age as a command argument.')"
+        )
+        await person.send("/age forty")
+        await person.expect_reply("Error caught: InvalidAge('Age should be a number')")
+        asked = await person.send("/age 42")
+        answer = await person.expect_reply("Your age is 42")
+        assert answer.raw["reply_to_message_id"] == asked.message_id
+        await person.send("/name")
+        await person.expect_no_reply(within=0.2)
+        assert [str(e) for e in logged] == ["Invalid name. Please provide your name as a command argument."]
+        await person.send("/name@tgfake_bot Ann  Lee")  # addressed to this bot; the argument as typed
+        await person.expect_reply("Your name is Ann  Lee")
+
+
+# --- finite_state_machine.py -------------------------------------------------------------------------------------
+class Form(StatesGroup):
+    name = State()
+    like_bots = State()
+    language = State()
+
+
+def form_router() -> Router:
+    """finite_state_machine.py: name, then [Yes] [No], then the language; /cancel or "cancel" at any step."""
+    router = Router()
+
+    @router.message(CommandStart())
+    async def command_start(message: Message, state: FSMContext) -> None:
+        await state.set_state(Form.name)
+        await message.answer("Hi there! What's your name?", reply_markup=ReplyKeyboardRemove())
+
+    @router.message(Command("cancel"))
+    @router.message(F.text.casefold() == "cancel")
+    async def cancel_handler(message: Message, state: FSMContext) -> None:
+        if await state.get_state() is None:
+            return
+        await state.clear()
+        await message.answer("Cancelled.", reply_markup=ReplyKeyboardRemove())
+
+    @router.message(Form.name)
+    async def process_name(message: Message, state: FSMContext) -> None:
+        await state.update_data(name=message.text)
+        await state.set_state(Form.like_bots)
+        await message.answer(
+            f"Nice to meet you, {html.quote(message.text or '')}!\nDid you like to write bots?",
+            reply_markup=ReplyKeyboardMarkup(
+                keyboard=[[KeyboardButton(text="Yes"), KeyboardButton(text="No")]], resize_keyboard=True
+            ),
+        )
+
+    @router.message(Form.like_bots, F.text.casefold() == "no")
+    async def process_dont_like_write_bots(message: Message, state: FSMContext) -> None:
+        data = await state.get_data()
+        await state.clear()
+        await message.answer("Not bad not terrible.\nSee you soon.", reply_markup=ReplyKeyboardRemove())
+        await show_summary(message=message, data=data, positive=False)
+
+    @router.message(Form.like_bots, F.text.casefold() == "yes")
+    async def process_like_write_bots(message: Message, state: FSMContext) -> None:
+        await state.set_state(Form.language)
+        await message.reply(
+            "Cool! I'm too!\nWhat programming language did you use for it?", reply_markup=ReplyKeyboardRemove()
+        )
+
+    @router.message(Form.like_bots)
+    async def process_unknown_write_bots(message: Message) -> None:
+        await message.reply("I don't understand you :(")
+
+    @router.message(Form.language)
+    async def process_language(message: Message, state: FSMContext) -> None:
+        data = await state.update_data(language=message.text)
+        await state.clear()
+        if (message.text or "").casefold() == "python":
+            await message.reply("Python, you say? That's the language that makes my circuits light up! 😉")
+        await show_summary(message=message, data=data)
+
+    async def show_summary(message: Message, data: dict[str, Any], positive: bool = True) -> None:
+        text = f"I'll keep in mind that, {html.quote(data['name'])}, "
+        language = data.get("language", "<something unexpected>")
+        text += (
+            f"you like to write bots with {html.quote(language)}."
+            if positive
+            else ("you don't like to write bots, so sad...")
+        )
+        await message.answer(text=text, reply_markup=ReplyKeyboardRemove())
+
+    return router
+
+
+async def test_finite_state_machine_asks_name_liking_and_language(wire: Wire) -> None:
+    dp = Dispatcher()
+    dp.include_router(form_router())
+    async with running(wire, dp, default=HTML) as person:
+        await person.send("/start")
+        hi = await person.expect_reply("Hi there! What's your name?")
+        assert hi.raw["reply_keyboard"] == {"remove_keyboard": True}
+        await person.send("Ann & <Co>")
+        asked = await person.expect_reply("Nice to meet you, Ann & <Co>!\nDid you like to write bots?")
+        assert asked.reply_keyboard == (("Yes", "No"),)
+        assert (await person.chat())["reply_keyboard"]["resize_keyboard"] is True
+        await person.send("Perhaps")
+        await person.expect_reply("I don't understand you :(")
+        pressed = await person.press("Yes")
+        cool = await person.expect_reply("Cool! I'm too!\nWhat programming language did you use for it?")
+        assert cool.raw["reply_to_message_id"] == pressed.message_id
+        assert not (await person.chat()).get("reply_keyboard")
+        await person.send("Python")
+        await person.expect_reply("Python, you say? That's the language that makes my circuits light up! 😉")
+        await person.expect_reply("I'll keep in mind that, Ann & <Co>, you like to write bots with Python.")
+        await person.send("/start")
+        await person.expect_reply("Hi there! What's your name?")
+        await person.send("Bob")
+        await person.expect_reply(containing="Did you like to write bots?")
+        await person.press("No")
+        await person.expect_reply("Not bad not terrible.\nSee you soon.")
+        await person.expect_reply("I'll keep in mind that, Bob, you don't like to write bots, so sad...")
+
+
+async def test_finite_state_machine_cancels(wire: Wire) -> None:
+    dp = Dispatcher()
+    dp.include_router(form_router())
+    async with running(wire, dp, default=HTML) as person:
+        await person.send("/cancel")
+        await person.expect_no_reply(within=0.2)  # nothing to cancel (and /start must not overtake it)
+        await person.send("/start")
+        await person.expect_reply("Hi there! What's your name?")
+        await person.send("Carol")
+        await person.expect_reply(containing="Did you like to write bots?")
+        await person.send("CANCEL")
+        await person.expect_reply("Cancelled.")
+        assert not (await person.chat()).get("reply_keyboard")
+        await person.send("Yes")  # the form is over: nobody takes it
+        await person.expect_no_reply(within=0.2)
