@@ -16,6 +16,8 @@ from aiogram import Bot, Dispatcher, F, Router, html
 from aiogram.client.default import DefaultBotProperties
 from aiogram.enums import ParseMode
 from aiogram.filters import (
+    LEAVE_TRANSITION,
+    ChatMemberUpdatedFilter,
     Command,
     CommandObject,
     CommandStart,
@@ -26,19 +28,25 @@ from aiogram.filters import (
 from aiogram.fsm.context import FSMContext
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import (
+    CallbackQuery,
+    ChatMemberUpdated,
     ErrorEvent,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
     KeyboardButton,
     Message,
     ReplyKeyboardMarkup,
     ReplyKeyboardRemove,
     User,
 )
+from aiogram.utils.markdown import hbold, hcode
 
 from tests.conftest import Wire
 from tests.contract.running import aiogram_bot, aiogram_polling, origin
 from tests.media.media_helpers import image_bytes, mp4_bytes
 from tests.media.test_person_media import OGG
 from tgfake.testing import AsyncStandClient, Person
+from tgfake.world.people import user_id_for
 
 HTML = DefaultBotProperties(parse_mode=ParseMode.HTML)
 PHOTO = image_bytes("PNG", (20, 10))
@@ -75,8 +83,11 @@ def complaints() -> Iterator[Complaints]:
 
 @contextlib.asynccontextmanager
 async def running(wire: Wire, dp: Dispatcher, **bot: Any) -> AsyncIterator[AsyncStandClient]:
-    """``dp`` polling the stand as an aiogram Bot (``bot``: its keywords, ``default=``...), and the person."""
+    """``dp`` polling the stand as an aiogram Bot (``bot``: its keywords, ``default=``...), and the person; the
+    block starts once the bot polls, subscribed to the kinds its routers use (as a bot started before the test)."""
     async with aiogram_polling(dp, aiogram_bot(wire, **bot)), AsyncStandClient(origin(wire)) as person:
+        status, body = await wire.sim("GET", "/sim/wait?polling=1")
+        assert status == 200, body
         yield person
 
 
@@ -444,3 +455,94 @@ async def test_finite_state_machine_cancels(wire: Wire) -> None:
         assert not (await person.chat()).get("reply_keyboard")
         await person.send("Yes")  # the form is over: nobody takes it
         await person.expect_no_reply(within=0.2)
+
+
+# --- specify_updates.py ------------------------------------------------------------------------------------------
+def specify_updates_dispatcher() -> Dispatcher:
+    """specify_updates.py: routers for message, chat_member, callback_query, edited_message and my_chat_member (all
+    but joins); start_polling subscribes to exactly the kinds they use."""
+    router = Router()
+
+    @router.message(CommandStart())
+    async def command_start_handler(message: Message) -> None:
+        assert message.from_user is not None
+        await message.answer(
+            f"Hello, {hbold(message.from_user.full_name)}!",
+            reply_markup=InlineKeyboardMarkup(
+                inline_keyboard=[[InlineKeyboardButton(text="Tap me, bro", callback_data="*")]]
+            ),
+        )
+
+    @router.chat_member()
+    async def chat_member_update(chat_member: ChatMemberUpdated, bot: Bot) -> None:
+        await bot.send_message(
+            chat_member.chat.id,
+            f"Member {hcode(chat_member.from_user.id)} was changed "
+            f"from {chat_member.old_chat_member.status} to {chat_member.new_chat_member.status}",
+        )
+
+    sub_router = Router()
+
+    @sub_router.callback_query()
+    async def callback_tap_me(callback_query: CallbackQuery) -> None:
+        await callback_query.answer("Yeah good, now I'm fine")
+
+    sub_sub_router = Router()
+
+    @sub_sub_router.edited_message()
+    async def edited_message_handler(edited_message: Message) -> None:
+        await edited_message.reply("Message was edited, Big Brother watches you")
+
+    deep_dark_router = Router()
+
+    @deep_dark_router.my_chat_member(~ChatMemberUpdatedFilter(~LEAVE_TRANSITION))
+    async def my_chat_member_change(chat_member: ChatMemberUpdated, bot: Bot) -> None:
+        await bot.send_message(
+            chat_member.chat.id,
+            f"This Bot`s status was changed from {hbold(chat_member.old_chat_member.status)} "
+            f"to {hbold(chat_member.new_chat_member.status)}",
+        )
+
+    dp = Dispatcher()
+    sub_router.include_router(deep_dark_router)
+    router.include_routers(sub_router, sub_sub_router)
+    dp.include_router(router)
+    return dp
+
+
+async def test_specify_updates_subscribes_to_what_its_routers_use(wire: Wire) -> None:
+    dp = specify_updates_dispatcher()
+    async with running(wire, dp, default=HTML) as person:
+        await person.send("/start")
+        hello = await person.expect_reply("Hello, Alice!", html="Hello, <b>Alice</b>!")
+        assert hello.keyboard == (("Tap me, bro",),)
+        state = await person.state()
+        assert sorted(state["allowed_updates"]) == sorted(dp.resolve_used_update_types())
+        await person.tap("Tap me, bro")
+        [answered] = await person.wait_call("answerCallbackQuery")
+        assert answered.params["text"] == "Yeah good, now I'm fine"
+        await person.send("typo")
+        edited = await person.edit(3, "fixed")
+        watched = await person.expect_reply("Message was edited, Big Brother watches you")
+        assert watched.raw["reply_to_message_id"] == edited.message_id == 3
+
+
+async def test_specify_updates_hears_members_and_its_own_status(wire: Wire) -> None:
+    async with running(wire, specify_updates_dispatcher(), default=HTML) as person:
+        club = {"type": "supergroup", "title": "Club", "admins": ["@tgfake_bot"]}
+        status, made = await wire.sim("POST", "/sim/chats", club)
+        assert status == 200, made
+        group = made["chat_id"]  # the bot is added (a join, which the filter leaves out), then promoted
+        await person.expect_reply("This Bot`s status was changed from member to administrator", chat=group)
+        status, joined = await wire.sim("POST", f"/sim/chats/{group}/join", {"user": "bob"})
+        assert status == 200, joined
+        bob = user_id_for("bob")
+        await person.expect_reply(f"Member {bob} was changed from left to member", chat=group)
+        status, demoted = await wire.sim("POST", f"/sim/chats/{group}/demote", {"user": "@tgfake_bot", "by": 4242})
+        assert status == 200, demoted
+        changed = await person.expect_reply("This Bot`s status was changed from administrator to member", chat=group)
+        assert changed.html == "This Bot`s status was changed from <b>administrator</b> to <b>member</b>"
+        # the bot hears no more chat_member updates now (it is no administrator): Telegram sends them only to those
+        status, _ = await wire.sim("POST", f"/sim/chats/{group}/leave", {"user": "bob"})
+        assert status == 200
+        await person.expect_no_reply(chat=group, within=0.2)
