@@ -34,7 +34,9 @@ from aiogram.types import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     KeyboardButton,
+    LabeledPrice,
     Message,
+    PreCheckoutQuery,
     ReplyKeyboardMarkup,
     ReplyKeyboardRemove,
     User,
@@ -546,3 +548,80 @@ async def test_specify_updates_hears_members_and_its_own_status(wire: Wire) -> N
         status, _ = await wire.sim("POST", f"/sim/chats/{group}/leave", {"user": "bob"})
         assert status == 200
         await person.expect_no_reply(chat=group, within=0.2)
+
+
+# --- stars_invoice.py --------------------------------------------------------------------------------------------
+def stars_dispatcher(goods: dict[str, int]) -> Dispatcher:
+    """stars_invoice.py: /start sends a 42-Star invoice, the pre-checkout query is confirmed while ``goods`` has
+    stock, and a successful payment is refunded at once."""
+    router = Router(name="stars_invoice")
+
+    @router.message(Command("start"))
+    async def command_start(message: Message) -> None:
+        await message.answer_invoice(
+            title="Demo invoice",
+            description="Demo invoice description",
+            prices=[LabeledPrice(label="Demo", amount=42)],
+            payload="demo",
+            currency="XTR",
+        )
+
+    @router.pre_checkout_query(F.invoice_payload == "demo")
+    async def pre_checkout_query(query: PreCheckoutQuery) -> None:
+        if goods.get(query.invoice_payload, 0) > 0:
+            await query.answer(ok=True)
+        else:
+            await query.answer(ok=False, error_message="The product is out of stock")
+
+    @router.message(F.successful_payment)
+    async def successful_payment(message: Message, bot: Bot) -> None:
+        assert message.from_user is not None
+        assert message.successful_payment is not None
+        await bot.refund_star_payment(
+            user_id=message.from_user.id,
+            telegram_payment_charge_id=message.successful_payment.telegram_payment_charge_id,
+        )
+        await message.answer("Thanks. Your payment has been refunded.")
+
+    dp = Dispatcher()
+    dp.include_router(router)
+    return dp
+
+
+async def test_stars_invoice_is_paid_and_refunded(wire: Wire) -> None:
+    async with running(wire, stars_dispatcher({"demo": 1, "another": 0})) as person:
+        await person.send("/start")
+        [invoice] = await person.wait_call("sendInvoice")
+        assert invoice.ok, invoice.response
+        assert invoice.response["result"]["invoice"] == {
+            "title": "Demo invoice",
+            "description": "Demo invoice description",
+            "start_parameter": "",
+            "currency": "XTR",
+            "total_amount": 42,
+        }
+        status, paid = await wire.sim("POST", "/sim/pay", {"message_id": invoice.response["result"]["message_id"]})
+        assert (status, paid["status"], paid["total_amount"]) == (200, "paid", 42), paid
+        [refund] = await person.wait_call("refundStarPayment")
+        assert refund.ok and refund.params["telegram_payment_charge_id"] == paid["telegram_payment_charge_id"]
+        await person.wait_call("sendMessage")
+        assert (await person.transcript()).splitlines()[1:] == [
+            "[2] * bot sent an invoice: Demo invoice (42 XTR)",
+            "[3] * alice paid 42 XTR",
+            "[4] * alice was refunded 42 XTR",
+            "[5] bot: Thanks. Your payment has been refunded.",
+        ]
+
+
+async def test_stars_invoice_out_of_stock_is_declined(wire: Wire) -> None:
+    async with running(wire, stars_dispatcher({"demo": 0})) as person:
+        await person.send("/start")
+        await person.wait_call("sendInvoice")
+        status, declined = await wire.sim("POST", "/sim/pay", {})
+        assert (status, declined["status"], declined["error_message"]) == (
+            200,
+            "declined",
+            "The product is out of stock",
+        ), declined
+        assert (await person.chat())["payment_notices"] == [{"text": "The product is out of stock"}]
+        await person.expect_no_reply(within=0.2)
