@@ -26,6 +26,7 @@ from aiogram.filters import (
     Filter,
 )
 from aiogram.fsm.context import FSMContext
+from aiogram.fsm.scene import After, Scene, SceneRegistry, on
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import (
     CallbackQuery,
@@ -47,6 +48,7 @@ from tests.conftest import Wire
 from tests.contract.running import aiogram_bot, aiogram_polling, origin
 from tests.media.media_helpers import image_bytes, mp4_bytes
 from tests.media.test_person_media import OGG
+from tgfake import errors
 from tgfake.testing import AsyncStandClient, Person
 from tgfake.world.people import user_id_for
 
@@ -626,3 +628,178 @@ async def test_stars_invoice_out_of_stock_is_declined(wire: Wire) -> None:
         ), declined
         assert (await person.chat())["payment_notices"] == [{"text": "The product is out of stock"}]
         await person.expect_no_reply(within=0.2)
+
+
+# --- scene.py ----------------------------------------------------------------------------------------------------
+BUTTON_CANCEL = KeyboardButton(text="❌ Cancel")
+BUTTON_BACK = KeyboardButton(text="🔙 Back")
+
+
+class CancellableScene(Scene):
+    """scene.py: [❌ Cancel] leaves the scenes, [🔙 Back] goes to the previous one."""
+
+    @on.message(F.text.casefold() == BUTTON_CANCEL.text.casefold(), after=After.exit())
+    async def handle_cancel(self, message: Message) -> None:
+        await message.answer("Cancelled.", reply_markup=ReplyKeyboardRemove())
+
+    @on.message(F.text.casefold() == BUTTON_BACK.text.casefold(), after=After.back())
+    async def handle_back(self, message: Message) -> None:
+        await message.answer("Back.")
+
+
+class LanguageScene(CancellableScene, state="language"):
+    @on.message.enter()
+    async def on_enter(self, message: Message) -> None:
+        await message.answer(
+            "What language do you prefer?",
+            reply_markup=ReplyKeyboardMarkup(keyboard=[[BUTTON_BACK, BUTTON_CANCEL]], resize_keyboard=True),
+        )
+
+    @on.message(F.text.casefold() == "python", after=After.exit())
+    async def process_python(self, message: Message) -> None:
+        await message.answer("Python, you say? That's the language that makes my circuits light up! 😉")
+        await self.input_language(message)
+
+    @on.message(after=After.exit())
+    async def input_language(self, message: Message) -> None:
+        data = await self.wizard.get_data()
+        await self.show_results(message, language=message.text or "", **data)
+
+    async def show_results(self, message: Message, name: str, language: str) -> None:
+        await message.answer(
+            text=f"I'll keep in mind that, {html.quote(name)}, you like to write bots with {html.quote(language)}.",
+            reply_markup=ReplyKeyboardRemove(),
+        )
+
+
+class LikeBotsScene(CancellableScene, state="like_bots"):
+    @on.message.enter()
+    async def on_enter(self, message: Message) -> None:
+        await message.answer(
+            "Did you like to write bots?",
+            reply_markup=ReplyKeyboardMarkup(
+                keyboard=[[KeyboardButton(text="Yes"), KeyboardButton(text="No")], [BUTTON_BACK, BUTTON_CANCEL]],
+                resize_keyboard=True,
+            ),
+        )
+
+    @on.message(F.text.casefold() == "yes", after=After.goto(LanguageScene))
+    async def process_like_write_bots(self, message: Message) -> None:
+        await message.reply("Cool! I'm too!")
+
+    @on.message(F.text.casefold() == "no", after=After.exit())
+    async def process_dont_like_write_bots(self, message: Message) -> None:
+        await message.answer("Not bad not terrible.\nSee you soon.", reply_markup=ReplyKeyboardRemove())
+
+    @on.message()
+    async def input_like_bots(self, message: Message) -> None:
+        await message.answer("I don't understand you :(")
+
+
+class NameScene(CancellableScene, state="name"):
+    @on.message.enter()
+    async def on_enter(self, message: Message) -> None:
+        await message.answer(
+            "Hi there! What's your name?",
+            reply_markup=ReplyKeyboardMarkup(keyboard=[[BUTTON_CANCEL]], resize_keyboard=True),
+        )
+
+    @on.callback_query.enter()
+    async def on_enter_callback(self, callback_query: CallbackQuery) -> None:
+        await callback_query.answer()
+        assert isinstance(callback_query.message, Message)
+        await self.on_enter(callback_query.message)
+
+    @on.message.leave()
+    async def on_leave(self, message: Message) -> None:
+        data = await self.wizard.get_data()
+        await message.answer(f"Nice to meet you, {html.quote(data.get('name', 'Anonymous'))}!")
+
+    @on.message(after=After.goto(LikeBotsScene))
+    async def input_name(self, message: Message) -> None:
+        await self.wizard.update_data(name=message.text)
+
+
+class DefaultScene(Scene, reset_data_on_enter=True, reset_history_on_enter=True, callback_query_without_state=True):
+    """scene.py's entry: "demo" or the inline [Go to form] of /demo starts the form."""
+
+    start_demo = on.message(F.text.casefold() == "demo", after=After.goto(NameScene))
+
+    @on.message(Command("demo"))
+    async def demo(self, message: Message) -> None:
+        await message.answer(
+            "Demo started",
+            reply_markup=InlineKeyboardMarkup(
+                inline_keyboard=[[InlineKeyboardButton(text="Go to form", callback_data="start")]]
+            ),
+        )
+
+    @on.callback_query(F.data == "start", after=After.goto(NameScene))
+    async def demo_callback(self, callback_query: CallbackQuery) -> None:
+        await callback_query.answer(cache_time=0)
+        assert isinstance(callback_query.message, Message)
+        await callback_query.message.delete_reply_markup()
+
+    @on.message.enter()
+    @on.message()
+    async def default_handler(self, message: Message) -> None:
+        await message.answer(
+            "Start demo?\nYou can also start demo via command /demo",
+            reply_markup=ReplyKeyboardMarkup(keyboard=[[KeyboardButton(text="Demo")]], resize_keyboard=True),
+        )
+
+
+def scene_dispatcher() -> Dispatcher:
+    dispatcher = Dispatcher()
+    SceneRegistry(dispatcher).add(DefaultScene, NameScene, LikeBotsScene, LanguageScene)
+    return dispatcher
+
+
+async def test_scene_form_through_name_liking_and_language(wire: Wire) -> None:
+    async with running(wire, scene_dispatcher()) as person:
+        await person.send("hi")
+        start = await person.expect_reply("Start demo?\nYou can also start demo via command /demo")
+        assert start.reply_keyboard == (("Demo",),)
+        await person.press("Demo")
+        asked = await person.expect_reply("Hi there! What's your name?")
+        assert asked.reply_keyboard == (("❌ Cancel",),)
+        await person.send("Ann")
+        await person.expect_reply("Nice to meet you, Ann!")
+        liking = await person.expect_reply("Did you like to write bots?")
+        assert liking.reply_keyboard == (("Yes", "No"), ("🔙 Back", "❌ Cancel"))
+        await person.send("maybe")
+        await person.expect_reply("I don't understand you :(")
+        yes = await person.press("Yes")
+        cool = await person.expect_reply("Cool! I'm too!")
+        assert cool.raw["reply_to_message_id"] == yes.message_id
+        await person.expect_reply("What language do you prefer?")
+        await person.send("PYTHON")
+        await person.expect_reply("Python, you say? That's the language that makes my circuits light up! 😉")
+        done = await person.expect_reply("I'll keep in mind that, Ann, you like to write bots with PYTHON.")
+        assert done.raw["reply_keyboard"] == {"remove_keyboard": True}
+        await person.expect_reply("Start demo?\nYou can also start demo via command /demo")  # back to the default
+
+
+async def test_scene_from_the_inline_button_answers_the_query_twice(wire: Wire, complaints: Complaints) -> None:
+    """[Go to form] is answered by demo_callback and again by NameScene's callback enter: Telegram refuses the
+    second answer, so the enter handler stops before asking the name; the scene is entered all the same."""
+    async with running(wire, scene_dispatcher()) as person:
+        await person.send("/demo")
+        demo = await person.expect_reply("Demo started")
+        assert demo.keyboard == (("Go to form",),)
+        await person.tap("Go to form")
+        first, second = await person.wait_call("answerCallbackQuery", 2)
+        assert (first.status, first.params["cache_time"]) == (200, "0")
+        assert (second.status, second.response["description"]) == (400, errors.QUERY_TOO_OLD)
+        [unmarked] = await person.outbox("editMessageReplyMarkup")
+        assert unmarked.ok, unmarked.response
+        assert (await person.messages())[1].keyboard == ()
+        assert [r.exc_info[0].__name__ for r in complaints.records if r.exc_info] == ["TelegramBadRequest"]
+        complaints.records.clear()
+        await person.send("Ann")
+        await person.expect_reply("Nice to meet you, Ann!")
+        await person.expect_reply("Did you like to write bots?")
+        await person.press("❌ Cancel")  # the scene's own catch-all handler comes before the inherited [Cancel]
+        await person.expect_reply("I don't understand you :(")
+        await person.press("No")
+        await person.expect_reply("Not bad not terrible.\nSee you soon.")
