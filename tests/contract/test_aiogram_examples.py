@@ -9,6 +9,7 @@ import contextlib
 import html as std_html
 import logging
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -26,8 +27,9 @@ from aiogram.filters import (
     Filter,
 )
 from aiogram.fsm.context import FSMContext
-from aiogram.fsm.scene import After, Scene, SceneRegistry, on
+from aiogram.fsm.scene import After, Scene, SceneRegistry, ScenesManager, on
 from aiogram.fsm.state import State, StatesGroup
+from aiogram.fsm.storage.memory import SimpleEventIsolation
 from aiogram.types import (
     CallbackQuery,
     ChatMemberUpdated,
@@ -42,6 +44,8 @@ from aiogram.types import (
     ReplyKeyboardRemove,
     User,
 )
+from aiogram.utils.formatting import Bold, as_key_value, as_list, as_numbered_list, as_section
+from aiogram.utils.keyboard import ReplyKeyboardBuilder
 from aiogram.utils.markdown import hbold, hcode
 
 from tests.conftest import Wire
@@ -803,3 +807,162 @@ async def test_scene_from_the_inline_button_answers_the_query_twice(wire: Wire, 
         await person.expect_reply("I don't understand you :(")
         await person.press("No")
         await person.expect_reply("Not bad not terrible.\nSee you soon.")
+
+
+# --- quiz_scene.py -----------------------------------------------------------------------------------------------
+@dataclass
+class Answer:
+    text: str
+    is_correct: bool = False
+
+
+@dataclass
+class Question:
+    text: str
+    answers: list[Answer]
+    correct_answer: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.correct_answer = next(answer.text for answer in self.answers if answer.is_correct)
+
+
+def capitals(right: str, last: str = "Madrid") -> list[Answer]:
+    """The example's answers: Paris, London, Berlin and Madrid (Rome for Italy), ``right`` the correct one."""
+    return [Answer(name, is_correct=name == right) for name in ("Paris", "London", "Berlin", last)]
+
+
+QUESTIONS = [
+    Question("What is the capital of France?", capitals("Paris")),
+    Question("What is the capital of Spain?", capitals("Madrid")),
+    Question("What is the capital of Germany?", capitals("Berlin")),
+    Question("What is the capital of England?", capitals("London")),
+    Question("What is the capital of Italy?", capitals("Rome", last="Rome")),
+]
+
+
+class QuizScene(Scene, state="quiz"):
+    """quiz_scene.py: one question per step with a reply keyboard of answers, [🔙 Back] and [🚫 Exit]; leaving
+    shows the answers and a summary built with aiogram.utils.formatting (entities, no parse mode)."""
+
+    @on.message.enter()
+    async def on_enter(self, message: Message, state: FSMContext, step: int | None = 0) -> Any:
+        if not step:
+            await message.answer("Welcome to the quiz!")
+        step = step or 0
+        try:
+            quiz = QUESTIONS[step]
+        except IndexError:
+            return await self.wizard.exit()
+        markup = ReplyKeyboardBuilder()
+        markup.add(*[KeyboardButton(text=answer.text) for answer in quiz.answers])
+        if step > 0:
+            markup.button(text="🔙 Back")
+        markup.button(text="🚫 Exit")
+        await state.update_data(step=step)
+        return await message.answer(text=quiz.text, reply_markup=markup.adjust(2).as_markup(resize_keyboard=True))
+
+    @on.message.exit()
+    async def on_exit(self, message: Message, state: FSMContext) -> None:
+        answers = (await state.get_data()).get("answers", {})
+        correct = incorrect = 0
+        user_answers = []
+        for step, quiz in enumerate(QUESTIONS):
+            answer = answers.get(step)
+            if answer == quiz.correct_answer:
+                correct += 1
+                icon = "✅"
+            else:
+                incorrect += 1
+                icon = "❌"
+            user_answers.append(f"{quiz.text} ({icon} {html.quote(answer or 'no answer')})")
+        content = as_list(
+            as_section(Bold("Your answers:"), as_numbered_list(*user_answers)),
+            "",
+            as_section(
+                Bold("Summary:"),
+                as_list(as_key_value("Correct", correct), as_key_value("Incorrect", incorrect)),
+            ),
+        )
+        await message.answer(**content.as_kwargs(), reply_markup=ReplyKeyboardRemove())
+        await state.set_data({})
+
+    @on.message(F.text == "🔙 Back")
+    async def back(self, message: Message, state: FSMContext) -> None:
+        previous_step = (await state.get_data())["step"] - 1
+        if previous_step < 0:
+            return await self.wizard.exit()
+        return await self.wizard.back(step=previous_step)
+
+    @on.message(F.text == "🚫 Exit")
+    async def exit(self, message: Message) -> None:
+        await self.wizard.exit()
+
+    @on.message(F.text)
+    async def answer(self, message: Message, state: FSMContext) -> None:
+        data = await state.get_data()
+        answers = data.get("answers", {})
+        answers[data["step"]] = message.text
+        await state.update_data(answers=answers)
+        await self.wizard.retake(step=data["step"] + 1)
+
+    @on.message()
+    async def unknown_message(self, message: Message) -> None:
+        await message.answer("Please select an answer.")
+
+
+def quiz_dispatcher() -> Dispatcher:
+    quiz_router = Router(name="quiz_scene")
+    quiz_router.message.register(QuizScene.as_handler(), Command("quiz"))
+
+    @quiz_router.message(Command("start"))
+    async def command_start(message: Message, scenes: ScenesManager) -> None:
+        await scenes.close()
+        await message.answer(
+            "Hi! This is a quiz bot. To start the quiz, use the /quiz command.", reply_markup=ReplyKeyboardRemove()
+        )
+
+    dispatcher = Dispatcher(events_isolation=SimpleEventIsolation())
+    dispatcher.include_router(quiz_router)
+    SceneRegistry(dispatcher).add(QuizScene)
+    return dispatcher
+
+
+async def test_quiz_scene_asks_goes_back_and_sums_up(wire: Wire) -> None:
+    async with running(wire, quiz_dispatcher()) as person:
+        await person.send("/start")
+        await person.expect_reply("Hi! This is a quiz bot. To start the quiz, use the /quiz command.")
+        await person.send("/quiz")
+        await person.expect_reply("Welcome to the quiz!")
+        first = await person.expect_reply("What is the capital of France?")
+        assert first.reply_keyboard == (("Paris", "London"), ("Berlin", "Madrid"), ("🚫 Exit",))
+        await person.press("Paris")
+        second = await person.expect_reply("What is the capital of Spain?")
+        assert second.reply_keyboard == (("Paris", "London"), ("Berlin", "Madrid"), ("🔙 Back", "🚫 Exit"))
+        await person.share(location={"latitude": 1.0, "longitude": 2.0})
+        await person.expect_reply("Please select an answer.")
+        await person.press("🔙 Back")
+        await person.expect_reply("Welcome to the quiz!")  # back to step 0 greets again, as the example does
+        await person.expect_reply("What is the capital of France?")
+        await person.press("London")
+        await person.expect_reply("What is the capital of Spain?")
+        await person.press("Madrid")
+        await person.expect_reply("What is the capital of Germany?")
+        await person.press("🚫 Exit")
+        summary = await person.expect_reply()
+        assert summary.body == (
+            "Your answers:\n"
+            "1. What is the capital of France? (❌ London)\n"
+            "2. What is the capital of Spain? (✅ Madrid)\n"
+            "3. What is the capital of Germany? (❌ no answer)\n"
+            "4. What is the capital of England? (❌ no answer)\n"
+            "5. What is the capital of Italy? (❌ no answer)\n"
+            "\n"
+            "Summary:\n"
+            "Correct: 1\n"
+            "Incorrect: 4"
+        )
+        assert summary.html.startswith("<b>Your answers:</b>\n1. ")
+        assert "<b>Summary:</b>\n<b>Correct:</b> 1\n<b>Incorrect:</b> 4" in summary.html
+        assert summary.raw["reply_keyboard"] == {"remove_keyboard": True}
+        await person.send("Paris")  # the quiz is over: nothing takes it
+        await person.expect_no_reply(within=0.2)
