@@ -16,6 +16,7 @@ import pytest
 from aiogram import Bot, Dispatcher, F, Router, html
 from aiogram.client.default import DefaultBotProperties
 from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramForbiddenError
 from aiogram.filters import (
     LEAVE_TRANSITION,
     ChatMemberUpdatedFilter,
@@ -47,11 +48,15 @@ from aiogram.types import (
 from aiogram.utils.formatting import Bold, as_key_value, as_list, as_numbered_list, as_section
 from aiogram.utils.keyboard import ReplyKeyboardBuilder
 from aiogram.utils.markdown import hbold, hcode
+from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+from aiohttp import web
+from aiohttp.test_utils import TestServer
 
 from tests.conftest import Wire
 from tests.contract.running import aiogram_bot, aiogram_polling, origin
 from tests.media.media_helpers import image_bytes, mp4_bytes
 from tests.media.test_person_media import OGG
+from tests.webhooks.conftest import closed_port, wait_webhook
 from tgfake import errors
 from tgfake.testing import AsyncStandClient, Person
 from tgfake.world.people import user_id_for
@@ -966,3 +971,88 @@ async def test_quiz_scene_asks_goes_back_and_sums_up(wire: Wire) -> None:
         assert summary.raw["reply_keyboard"] == {"remove_keyboard": True}
         await person.send("Paris")  # the quiz is over: nothing takes it
         await person.expect_no_reply(within=0.2)
+
+
+# --- without_dispatcher.py ---------------------------------------------------------------------------------------
+async def send_without_dispatcher(wire: Wire, chat_id: int, message: str = "Hello, World!") -> None:
+    """without_dispatcher.py: a Bot used as a context manager for one sendMessage (HTML by default)."""
+    async with aiogram_bot(wire, default=HTML) as bot:
+        await bot.send_message(chat_id=chat_id, text=message)
+
+
+async def test_without_dispatcher_sends_one_message(wire: Wire) -> None:
+    async with AsyncStandClient(origin(wire)) as person:
+        await person.send("/start")  # a bot writes only to people who started it
+        await send_without_dispatcher(wire, 4242)
+        await person.expect_reply("Hello, World!")
+        await send_without_dispatcher(wire, 4242, "<i>again</i> &amp; again")
+        await person.expect_reply("again & again", html="<i>again</i> &amp; again")
+        status, _ = await wire.sim("POST", "/sim/block", {"user": 4242})
+        assert status == 200
+        with pytest.raises(
+            TelegramForbiddenError, match=r"^Telegram server says - Forbidden: bot was blocked by the user$"
+        ):
+            await send_without_dispatcher(wire, 4242)
+
+
+# --- echo_bot_webhook.py -----------------------------------------------------------------------------------------
+@contextlib.asynccontextmanager
+async def webhook_app(wire: Wire, dp: Dispatcher, path: str, **handler: Any) -> AsyncIterator[tuple[str, Bot]]:
+    """The example's aiohttp application on a loopback port (the stand delivers to loopback hosts only; the example
+    names its public address): a SimpleRequestHandler at ``path``, the dispatcher's startup hooks mounted by
+    setup_application and run as the server starts, with ``base_url`` (the server's address) in the workflow data."""
+    bot = aiogram_bot(wire, default=HTML)
+    port = closed_port()
+    dp["base_url"] = f"http://127.0.0.1:{port}"
+    app = web.Application()
+    SimpleRequestHandler(dispatcher=dp, bot=bot, **handler).register(app, path=path)
+    setup_application(app, dp, bot=bot)
+    server = TestServer(app, host="127.0.0.1", port=port)
+    await server.start_server()
+    try:
+        yield dp["base_url"], bot
+    finally:
+        await server.close()
+
+
+def echo_router() -> Router:
+    """echo_bot_webhook.py's handlers: echo_bot's, with hbold."""
+    router = Router()
+
+    @router.message(CommandStart())
+    async def command_start_handler(message: Message) -> None:
+        assert message.from_user is not None
+        await message.answer(f"Hello, {hbold(message.from_user.full_name)}!")
+
+    @router.message()
+    async def echo_handler(message: Message) -> None:
+        try:
+            await message.send_copy(chat_id=message.chat.id)
+        except TypeError:
+            await message.answer("Nice try!")
+
+    return router
+
+
+async def test_echo_bot_webhook_behind_a_proxy(wire: Wire) -> None:
+    dp = Dispatcher()
+    dp.include_router(echo_router())
+
+    async def on_startup(bot: Bot, base_url: str) -> None:
+        await bot.set_webhook(f"{base_url}/webhook", secret_token="my-secret")
+
+    dp.startup.register(on_startup)
+    async with webhook_app(wire, dp, "/webhook", secret_token="my-secret") as (base_url, bot):
+        [hooked] = await wire.stand.wait_calls("setWebhook", 1, 5)
+        assert hooked.status == 200
+        info = await bot.get_webhook_info()
+        assert (info.url, info.has_custom_certificate, info.pending_update_count) == (f"{base_url}/webhook", False, 0)
+        async with AsyncStandClient(origin(wire)) as person:
+            await person.send("/start")
+            await person.expect_reply("Hello, Alice!", html="Hello, <b>Alice</b>!")
+            await person.send_photo(PHOTO, name="cat.png", caption="by webhook")
+            assert (await person.expect_reply("by webhook")).kind == "photo"
+        view = await wait_webhook(wire, delivered=2)
+        assert [(d["status"], d["ok"]) for d in view["deliveries"]] == [(200, True), (200, True)]
+        status, polled = await wire.call("getUpdates")
+        assert (status, polled["description"]) == (409, errors.CONFLICT_WEBHOOK)
