@@ -8,8 +8,10 @@ from __future__ import annotations
 import contextlib
 import html as std_html
 import logging
+import ssl
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,6 +37,7 @@ from aiogram.types import (
     CallbackQuery,
     ChatMemberUpdated,
     ErrorEvent,
+    FSInputFile,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     KeyboardButton,
@@ -56,7 +59,7 @@ from tests.conftest import Wire
 from tests.contract.running import aiogram_bot, aiogram_polling, origin
 from tests.media.media_helpers import image_bytes, mp4_bytes
 from tests.media.test_person_media import OGG
-from tests.webhooks.conftest import closed_port, wait_webhook
+from tests.webhooks.conftest import closed_port, self_signed, wait_webhook
 from tgfake import errors
 from tgfake.testing import AsyncStandClient, Person
 from tgfake.world.people import user_id_for
@@ -997,18 +1000,21 @@ async def test_without_dispatcher_sends_one_message(wire: Wire) -> None:
 
 # --- echo_bot_webhook.py -----------------------------------------------------------------------------------------
 @contextlib.asynccontextmanager
-async def webhook_app(wire: Wire, dp: Dispatcher, path: str, **handler: Any) -> AsyncIterator[tuple[str, Bot]]:
+async def webhook_app(
+    wire: Wire, dp: Dispatcher, path: str, tls: ssl.SSLContext | None = None, **handler: Any
+) -> AsyncIterator[tuple[str, Bot]]:
     """The example's aiohttp application on a loopback port (the stand delivers to loopback hosts only; the example
     names its public address): a SimpleRequestHandler at ``path``, the dispatcher's startup hooks mounted by
-    setup_application and run as the server starts, with ``base_url`` (the server's address) in the workflow data."""
+    setup_application and run as the server starts, with ``base_url`` (the server's address) in the workflow data;
+    ``tls``: served over https with that context."""
     bot = aiogram_bot(wire, default=HTML)
     port = closed_port()
-    dp["base_url"] = f"http://127.0.0.1:{port}"
+    dp["base_url"] = f"{'https' if tls else 'http'}://127.0.0.1:{port}"
     app = web.Application()
     SimpleRequestHandler(dispatcher=dp, bot=bot, **handler).register(app, path=path)
     setup_application(app, dp, bot=bot)
-    server = TestServer(app, host="127.0.0.1", port=port)
-    await server.start_server()
+    server = TestServer(app, host="127.0.0.1", port=port, scheme="https" if tls else "http")
+    await server.start_server(ssl=tls)
     try:
         yield dp["base_url"], bot
     finally:
@@ -1056,3 +1062,31 @@ async def test_echo_bot_webhook_behind_a_proxy(wire: Wire) -> None:
         assert [(d["status"], d["ok"]) for d in view["deliveries"]] == [(200, True), (200, True)]
         status, polled = await wire.call("getUpdates")
         assert (status, polled["description"]) == (409, errors.CONFLICT_WEBHOOK)
+
+
+# --- echo_bot_webhook_ssl.py -------------------------------------------------------------------------------------
+async def test_echo_bot_webhook_ssl_with_a_self_signed_certificate(wire: Wire, tmp_path: Path) -> None:
+    """The webhook serves TLS with a self-signed certificate and uploads it with setWebhook (FSInputFile), so
+    Telegram trusts that certificate: the stand delivers over https to it."""
+    cert = self_signed()
+    cert_path = tmp_path / "cert.pem"
+    cert_path.write_bytes(cert.certificate)
+    dp = Dispatcher()
+    dp.include_router(echo_router())
+
+    async def on_startup(bot: Bot, base_url: str) -> None:
+        await bot.set_webhook(f"{base_url}/webhook", certificate=FSInputFile(cert_path), secret_token="my-secret")
+
+    dp.startup.register(on_startup)
+    async with webhook_app(wire, dp, "/webhook", tls=cert.server, secret_token="my-secret") as (base_url, bot):
+        [hooked] = await wire.stand.wait_calls("setWebhook", 1, 5)
+        assert (hooked.status, hooked.params["certificate"]) == (200, f"cert.pem ({len(cert.certificate)} bytes)")
+        info = await bot.get_webhook_info()
+        assert (info.url, info.has_custom_certificate) == (f"{base_url}/webhook", True)
+        async with AsyncStandClient(origin(wire)) as person:
+            await person.send("/start")
+            await person.expect_reply("Hello, Alice!", html="Hello, <b>Alice</b>!")
+            await person.share(location={"latitude": 48.85, "longitude": 2.35})
+            assert (await person.expect_reply()).kind == "location"
+        view = await wait_webhook(wire, delivered=2)
+        assert all(d["url"].startswith("https://127.0.0.1:") and d["ok"] for d in view["deliveries"])
