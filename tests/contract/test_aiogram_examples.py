@@ -9,11 +9,12 @@ import contextlib
 import html as std_html
 import logging
 import ssl
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from aiogram import Bot, Dispatcher, F, Router, html
 from aiogram.client.default import DefaultBotProperties
@@ -40,17 +41,22 @@ from aiogram.types import (
     FSInputFile,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InputTextMessageContent,
     KeyboardButton,
     LabeledPrice,
+    MenuButtonWebApp,
     Message,
     PreCheckoutQuery,
     ReplyKeyboardMarkup,
     ReplyKeyboardRemove,
     User,
+    WebAppInfo,
 )
 from aiogram.utils.formatting import Bold, as_key_value, as_list, as_numbered_list, as_section
 from aiogram.utils.keyboard import ReplyKeyboardBuilder
 from aiogram.utils.markdown import hbold, hcode
+from aiogram.utils.web_app import check_webapp_signature, safe_parse_webapp_init_data
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
 from aiohttp.test_utils import TestServer
@@ -999,18 +1005,29 @@ async def test_without_dispatcher_sends_one_message(wire: Wire) -> None:
 
 
 # --- echo_bot_webhook.py -----------------------------------------------------------------------------------------
+BOT = web.AppKey("bot", Bot)
+
+
 @contextlib.asynccontextmanager
 async def webhook_app(
-    wire: Wire, dp: Dispatcher, path: str, tls: ssl.SSLContext | None = None, **handler: Any
+    wire: Wire,
+    dp: Dispatcher,
+    path: str,
+    tls: ssl.SSLContext | None = None,
+    routes: Callable[[web.Application], None] | None = None,
+    **handler: Any,
 ) -> AsyncIterator[tuple[str, Bot]]:
     """The example's aiohttp application on a loopback port (the stand delivers to loopback hosts only; the example
     names its public address): a SimpleRequestHandler at ``path``, the dispatcher's startup hooks mounted by
     setup_application and run as the server starts, with ``base_url`` (the server's address) in the workflow data;
-    ``tls``: served over https with that context."""
+    ``tls``: served over https with that context; ``routes`` adds the app's own pages (``app[BOT]`` is the bot)."""
     bot = aiogram_bot(wire, default=HTML)
     port = closed_port()
     dp["base_url"] = f"{'https' if tls else 'http'}://127.0.0.1:{port}"
     app = web.Application()
+    app[BOT] = bot
+    if routes is not None:
+        routes(app)
     SimpleRequestHandler(dispatcher=dp, bot=bot, **handler).register(app, path=path)
     setup_application(app, dp, bot=bot)
     server = TestServer(app, host="127.0.0.1", port=port, scheme="https" if tls else "http")
@@ -1090,3 +1107,135 @@ async def test_echo_bot_webhook_ssl_with_a_self_signed_certificate(wire: Wire, t
             assert (await person.expect_reply()).kind == "location"
         view = await wait_webhook(wire, delivered=2)
         assert all(d["url"].startswith("https://127.0.0.1:") and d["ok"] for d in view["deliveries"])
+
+
+# --- web_app/ ----------------------------------------------------------------------------------------------------
+def web_app_router() -> Router:
+    """web_app/handlers.py: /start sets the chat's Mini App menu button, /webview and any other message offer an
+    inline [Open] Mini App button."""
+    my_router = Router()
+
+    @my_router.message(CommandStart())
+    async def command_start(message: Message, bot: Bot, base_url: str) -> None:
+        await bot.set_chat_menu_button(
+            chat_id=message.chat.id,
+            menu_button=MenuButtonWebApp(text="Open Menu", web_app=WebAppInfo(url=f"{base_url}/demo")),
+        )
+        await message.answer("""Hi!\nSend me any type of message to start.\nOr just send /webview""")
+
+    @my_router.message(Command("webview"))
+    async def command_webview(message: Message, base_url: str) -> None:
+        await message.answer(
+            "Good. Now you can try to send it via Webview",
+            reply_markup=InlineKeyboardMarkup(
+                inline_keyboard=[
+                    [InlineKeyboardButton(text="Open Webview", web_app=WebAppInfo(url=f"{base_url}/demo"))]
+                ]
+            ),
+        )
+
+    @my_router.message(~F.message.via_bot)
+    async def echo_all(message: Message, base_url: str) -> None:
+        await message.answer(
+            "Test webview",
+            reply_markup=InlineKeyboardMarkup(
+                inline_keyboard=[[InlineKeyboardButton(text="Open", web_app=WebAppInfo(url=f"{base_url}/demo"))]]
+            ),
+        )
+
+    return my_router
+
+
+def web_app_routes(app: web.Application) -> None:
+    """web_app/routes.py: the page, and the two calls its script makes with ``Telegram.WebApp.initData``."""
+
+    async def demo_handler(request: web.Request) -> web.Response:
+        return web.Response(text="<!DOCTYPE html><title>demo</title>", content_type="text/html")
+
+    async def check_data_handler(request: web.Request) -> web.Response:
+        bot = request.app[BOT]
+        data = await request.post()
+        if check_webapp_signature(bot.token, str(data["_auth"])):
+            return web.json_response({"ok": True})
+        return web.json_response({"ok": False, "err": "Unauthorized"}, status=401)
+
+    async def send_message_handler(request: web.Request) -> web.Response:
+        bot = request.app[BOT]
+        data = await request.post()
+        try:
+            init_data = safe_parse_webapp_init_data(token=bot.token, init_data=str(data["_auth"]))
+        except ValueError:
+            return web.json_response({"ok": False, "err": "Unauthorized"}, status=401)
+        reply_markup = None
+        if data["with_webview"] == "1":
+            url = str(request.url.with_scheme("https").with_path("demo"))
+            reply_markup = InlineKeyboardMarkup(
+                inline_keyboard=[[InlineKeyboardButton(text="Open", web_app=WebAppInfo(url=url))]]
+            )
+        assert init_data.query_id is not None
+        await bot.answer_web_app_query(
+            web_app_query_id=init_data.query_id,
+            result=InlineQueryResultArticle(
+                id=init_data.query_id,
+                title="Demo",
+                input_message_content=InputTextMessageContent(message_text="Hello, World!", parse_mode=None),
+                reply_markup=reply_markup,
+            ),
+        )
+        return web.json_response({"ok": True})
+
+    app.router.add_get("/demo", demo_handler)
+    app.router.add_post("/demo/checkData", check_data_handler)
+    app.router.add_post("/demo/sendMessage", send_message_handler)
+
+
+async def test_web_app_menu_button_launch_and_answer(wire: Wire) -> None:
+    dp = Dispatcher()
+    dp.include_router(web_app_router())
+
+    async def on_startup(bot: Bot, base_url: str) -> None:
+        await bot.set_webhook(f"{base_url}/webhook")
+        await bot.set_chat_menu_button(
+            menu_button=MenuButtonWebApp(text="Open Menu", web_app=WebAppInfo(url=f"{base_url}/demo"))
+        )
+
+    dp.startup.register(on_startup)
+    async with (
+        webhook_app(wire, dp, "/webhook", routes=web_app_routes) as (base_url, _),
+        AsyncStandClient(origin(wire)) as person,
+        aiohttp.ClientSession() as browser,
+    ):
+        await wire.stand.wait_calls("setChatMenuButton", 1, 5)
+        assert (await person.state())["menu_button"] == {
+            "type": "web_app",
+            "text": "Open Menu",
+            "web_app": {"url": f"{base_url}/demo"},
+        }
+        await person.send("/start")
+        await person.expect_reply("Hi!\nSend me any type of message to start.\nOr just send /webview")
+        assert (await person.chat())["menu_button"]["web_app"] == {"url": f"{base_url}/demo"}
+        await person.send("/webview")
+        offer = await person.expect_reply("Good. Now you can try to send it via Webview")
+        assert offer.keyboard == (("Open Webview",),)
+        await person.send("anything")
+        assert (await person.expect_reply("Test webview")).keyboard == (("Open",),)
+        status, launch = await wire.sim("POST", "/sim/webapp/launch", {"chat_id": 4242})  # the chat's menu button
+        assert status == 200, launch
+        assert launch["url"].startswith(f"{base_url}/demo#tgWebAppData=")
+        async with browser.get(f"{base_url}/demo") as page:
+            assert page.status == 200
+        async with browser.post(f"{base_url}/demo/checkData", data={"_auth": launch["init_data"]}) as checked:
+            assert (checked.status, await checked.json()) == (200, {"ok": True})
+        forged = launch["init_data"].replace("hash=", "hash=0")
+        async with browser.post(f"{base_url}/demo/checkData", data={"_auth": forged}) as refused:
+            assert refused.status == 401
+        body = {"_auth": launch["init_data"], "with_webview": "1"}
+        async with browser.post(f"{base_url}/demo/sendMessage", data=body) as sent:
+            assert (sent.status, await sent.json()) == (200, {"ok": True})
+        [answered] = await person.outbox("answerWebAppQuery")
+        assert answered.ok, answered.response
+        hello = (await person.messages())[-1]
+        assert (hello.body, hello.from_bot, hello.keyboard) == ("Hello, World!", False, (("Open",),))
+        assert hello.raw["via_bot"] == "tgfake_bot"
+        await wait_webhook(wire, delivered=3)  # the message via the bot reached it too: ~F.message.via_bot let it by
+        assert (await person.messages())[-1].body == "Test webview"
