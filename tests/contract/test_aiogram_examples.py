@@ -18,8 +18,10 @@ import aiohttp
 import pytest
 from aiogram import Bot, Dispatcher, F, Router, html
 from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
-from aiogram.exceptions import TelegramForbiddenError
+from aiogram.exceptions import TelegramForbiddenError, TelegramUnauthorizedError
 from aiogram.filters import (
     LEAVE_TRANSITION,
     ChatMemberUpdatedFilter,
@@ -33,7 +35,7 @@ from aiogram.filters import (
 from aiogram.fsm.context import FSMContext
 from aiogram.fsm.scene import After, Scene, SceneRegistry, ScenesManager, on
 from aiogram.fsm.state import State, StatesGroup
-from aiogram.fsm.storage.memory import SimpleEventIsolation
+from aiogram.fsm.storage.memory import MemoryStorage, SimpleEventIsolation
 from aiogram.types import (
     CallbackQuery,
     ChatMemberUpdated,
@@ -56,8 +58,9 @@ from aiogram.types import (
 from aiogram.utils.formatting import Bold, as_key_value, as_list, as_numbered_list, as_section
 from aiogram.utils.keyboard import ReplyKeyboardBuilder
 from aiogram.utils.markdown import hbold, hcode
+from aiogram.utils.token import TokenValidationError, validate_token
 from aiogram.utils.web_app import check_webapp_signature, safe_parse_webapp_init_data
-from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+from aiogram.webhook.aiohttp_server import SimpleRequestHandler, TokenBasedRequestHandler, setup_application
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
@@ -1239,3 +1242,86 @@ async def test_web_app_menu_button_launch_and_answer(wire: Wire) -> None:
         assert hello.raw["via_bot"] == "tgfake_bot"
         await wait_webhook(wire, delivered=3)  # the message via the bot reached it too: ~F.message.via_bot let it by
         assert (await person.messages())[-1].body == "Test webview"
+
+
+# --- multibot.py -------------------------------------------------------------------------------------------------
+def is_bot_token(value: str) -> bool | dict[str, Any]:
+    try:
+        validate_token(value)
+    except TokenValidationError:
+        return False
+    return True
+
+
+async def test_multibot_adds_bots_by_token_and_serves_them_by_webhook(wire: Wire) -> None:
+    """multibot.py: the main bot's webhook takes /add <token>; each added bot gets a webhook whose path carries its
+    token, served by a TokenBasedRequestHandler running finite_state_machine's form. (The example passes
+    ``parse_mode`` to Bot, which aiogram 3.7+ refuses with TypeError: given as ``default=`` here.)"""
+    main_router = Router()
+    port = closed_port()
+    base_url = f"http://127.0.0.1:{port}"
+    other_bots_url = f"{base_url}/webhook/bot/{{bot_token}}"
+
+    @main_router.message(Command("add", magic=F.args.func(is_bot_token)))
+    async def command_add_bot(message: Message, command: CommandObject, bot: Bot) -> Any:
+        assert command.args is not None
+        new_bot = Bot(token=command.args, session=bot.session)
+        try:
+            bot_user = await new_bot.get_me()
+        except TelegramUnauthorizedError:
+            return message.answer("Invalid token")
+        await new_bot.delete_webhook(drop_pending_updates=True)
+        await new_bot.set_webhook(other_bots_url.format(bot_token=command.args))
+        return await message.answer(f"Bot @{bot_user.username} successful added")
+
+    async def on_startup(dispatcher: Dispatcher, bot: Bot) -> None:
+        await bot.set_webhook(f"{base_url}/webhook/main")
+
+    session = AiohttpSession(api=TelegramAPIServer.from_base(origin(wire)))
+    bot_settings: dict[str, Any] = {"session": session, "default": HTML}
+    bot = Bot(token=wire.token, **bot_settings)
+    storage = MemoryStorage()
+    main_dispatcher = Dispatcher(storage=storage)
+    main_dispatcher.include_router(main_router)
+    main_dispatcher.startup.register(on_startup)
+    multibot_dispatcher = Dispatcher(storage=storage)
+    multibot_dispatcher.include_router(form_router())
+    app = web.Application()
+    SimpleRequestHandler(dispatcher=main_dispatcher, bot=bot).register(app, path="/webhook/main")
+    TokenBasedRequestHandler(dispatcher=multibot_dispatcher, bot_settings=bot_settings).register(
+        app, path="/webhook/bot/{bot_token}"
+    )
+    setup_application(app, main_dispatcher, bot=bot)
+    setup_application(app, multibot_dispatcher)
+    status, made = await wire.sim("POST", "/sim/bots", {"token": "2002:form-secret", "username": "form_bot"})
+    assert status == 200, made
+    server = TestServer(app, host="127.0.0.1", port=port)
+    await server.start_server()
+    try:
+        await wire.stand.wait_calls("setWebhook", 1, 5)
+        await wire.say("/add 2002:forged")  # a known bot with another secret: Telegram's 401
+        await wire.stand.wait_calls("sendMessage", 1, 5)
+        await wire.say("/add 2002:form-secret")
+        calls = await wire.stand.wait_calls("sendMessage", 2, 5)
+        assert await wire.text() == (
+            "[1] alice: /add 2002:forged\n[2] bot: Invalid token\n"
+            "[3] alice: /add 2002:form-secret\n[4] bot: Bot @form_bot successful added\n"
+        )
+        assert [c.status for c in calls] == [200, 200]
+        hooked = await wire.call("getWebhookInfo", token="2002:form-secret")
+        assert hooked[1]["result"]["url"] == f"{base_url}/webhook/bot/2002:form-secret"
+        for count, text in enumerate(("/start", "Ann"), start=3):
+            status, sent = await wire.sim("POST", "/sim/message", {"text": text, "bot": "form_bot"})
+            assert status == 200, sent
+            await wire.stand.wait_calls("sendMessage", count, 5)  # form_bot's answer, through its own webhook
+        resp = await wire.client.get("/sim/chat/4242", params={"format": "text", "bot": "form_bot"})
+        assert await resp.text() == (
+            "[1] alice: /start\n[2] form_bot: Hi there! What's your name?\n    keyboard removed\n[3] alice: Ann\n"
+            "[4] form_bot: Nice to meet you, Ann!\n    Did you like to write bots?\n    keyboard: [Yes] [No]\n"
+        )
+        assert await wire.text() == (  # the main bot's chat is its own
+            "[1] alice: /add 2002:forged\n[2] bot: Invalid token\n"
+            "[3] alice: /add 2002:form-secret\n[4] bot: Bot @form_bot successful added\n"
+        )
+    finally:
+        await server.close()
