@@ -66,7 +66,7 @@ from aiohttp.test_utils import TestServer
 
 from tests.conftest import Wire
 from tests.contract.running import aiogram_bot, aiogram_polling, origin
-from tests.media.media_helpers import image_bytes, mp4_bytes
+from tests.media.media_helpers import image_bytes, mp4_bytes, wav_bytes
 from tests.media.test_person_media import OGG
 from tests.webhooks.conftest import closed_port, self_signed, wait_webhook
 from tgfake import errors
@@ -155,6 +155,12 @@ async def test_echo_bot_greets_and_copies_texts_and_files(wire: Wire) -> None:
         assert (await person.expect_reply("watch")).kind == "video"
         await person.send_document(b"%PDF-1.4 tiny", name="a.pdf", caption="read")
         assert (await person.expect_reply("read")).kind == "document"
+        await person.send_file("audio", wav_bytes(), name="song.wav", performer="Ann", title="Song", duration=3)
+        assert (await person.expect_reply()).kind == "audio"
+        await person.send_file("animation", image_bytes("GIF", (8, 8)), name="fun.gif", caption="gif")
+        assert (await person.expect_reply("gif")).kind == "animation"
+        await person.send_file("video_note", VIDEO, length=240, duration=2)
+        assert (await person.expect_reply()).kind == "video_note"
 
 
 async def test_echo_bot_copies_shared_things(wire: Wire) -> None:
@@ -550,6 +556,22 @@ async def test_specify_updates_subscribes_to_what_its_routers_use(wire: Wire) ->
         edited = await person.edit(3, "fixed")
         watched = await person.expect_reply("Message was edited, Big Brother watches you")
         assert watched.raw["reply_to_message_id"] == edited.message_id == 3
+
+
+async def test_specify_updates_cannot_tell_a_person_who_blocked_it(wire: Wire, complaints: Complaints) -> None:
+    """Blocking is a leave transition (member → kicked): the handler writes to the chat it just lost, and Telegram
+    answers 403."""
+    async with running(wire, specify_updates_dispatcher(), default=HTML) as person:
+        await person.send("/start")
+        await person.expect_reply("Hello, Alice!")
+        status, _ = await wire.sim("POST", "/sim/block", {"user": 4242})
+        assert status == 200
+        [_, told] = await person.wait_call("sendMessage", 2)
+        assert (told.status, told.response["description"]) == (403, errors.FORBIDDEN_BLOCKED)
+        assert told.params["text"] == "This Bot`s status was changed from <b>member</b> to <b>kicked</b>"
+        await wire.sim("GET", "/sim/wait?polling=1")
+    assert [r.exc_info[0].__name__ for r in complaints.records if r.exc_info] == ["TelegramForbiddenError"]
+    complaints.records.clear()
 
 
 async def test_specify_updates_hears_members_and_its_own_status(wire: Wire) -> None:
