@@ -122,23 +122,30 @@ async def running(wire: Wire, dp: Dispatcher, **bot: Any) -> AsyncIterator[Async
 
 
 # --- echo_bot.py -------------------------------------------------------------------------------------------------
-def echo_dispatcher() -> Dispatcher:
-    """echo_bot.py: /start greets by the full name in bold (HTML by default), everything else is sent back with
-    Message.send_copy, and what send_copy cannot copy is answered "Nice try!"."""
-    dp = Dispatcher()
+def echo_router() -> Router:
+    """echo_bot.py (and the webhook examples): /start greets by the full name in bold (``html.bold``, or its alias
+    ``hbold``), everything else is sent back with Message.send_copy, and what send_copy cannot copy is answered
+    "Nice try!"."""
+    router = Router()
 
-    @dp.message(CommandStart())
+    @router.message(CommandStart())
     async def command_start_handler(message: Message) -> None:
         assert message.from_user is not None
-        await message.answer(f"Hello, {html.bold(message.from_user.full_name)}!")
+        await message.answer(f"Hello, {hbold(message.from_user.full_name)}!")
 
-    @dp.message()
+    @router.message()
     async def echo_handler(message: Message) -> None:
         try:
             await message.send_copy(chat_id=message.chat.id)
         except TypeError:
             await message.answer("Nice try!")
 
+    return router
+
+
+def echo_dispatcher() -> Dispatcher:
+    dp = Dispatcher()
+    dp.include_router(echo_router())
     return dp
 
 
@@ -1063,25 +1070,6 @@ async def webhook_app(
         yield dp["base_url"], bot
     finally:
         await server.close()
-
-
-def echo_router() -> Router:
-    """echo_bot_webhook.py's handlers: echo_bot's, with hbold."""
-    router = Router()
-
-    @router.message(CommandStart())
-    async def command_start_handler(message: Message) -> None:
-        assert message.from_user is not None
-        await message.answer(f"Hello, {hbold(message.from_user.full_name)}!")
-
-    @router.message()
-    async def echo_handler(message: Message) -> None:
-        try:
-            await message.send_copy(chat_id=message.chat.id)
-        except TypeError:
-            await message.answer("Nice try!")
-
-    return router
 
 
 async def test_echo_bot_webhook_behind_a_proxy(wire: Wire) -> None:
