@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import ssl
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -79,6 +81,18 @@ class Deliveries:
                 await task
 
 
+@functools.lru_cache(maxsize=16)
+def trusting(certificate: bytes) -> ssl.SSLContext:
+    """A TLS client context that trusts exactly the webhook's uploaded certificate (PEM or DER), as Telegram checks
+    a self-signed webhook; the host name is still checked against it. Raises ``ssl.SSLError`` when it is none."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # peer and host name verified; no system CAs
+    try:
+        context.load_verify_locations(cadata=certificate.decode("ascii"))
+    except UnicodeDecodeError:
+        context.load_verify_locations(cadata=certificate)
+    return context
+
+
 async def deliver_forever(stand: Stand, session: aiohttp.ClientSession) -> None:
     """One delivery task per bot (a hanging webhook of one bot never delays another's); new bots get theirs."""
     tasks: dict[int, asyncio.Task[None]] = {}
@@ -117,22 +131,24 @@ async def deliver_bot(stand: Stand, bot: Bot, session: aiohttp.ClientSession) ->
         await deliver(stand, bot, session, config, update)
 
 
-async def deliver(
-    stand: Stand, bot: Bot, session: aiohttp.ClientSession, config: WebhookConfig, update: dict[str, Any]
-) -> None:
-    """One POST: a 2xx confirms the update (and its body may carry a method to run); anything else is retried."""
-    hook = bot.webhook
-    world = stand.world  # a reset during the POST forgets this attempt: it belonged to the old conversation
-    headers = {"Content-Type": "application/json"}
-    if config.secret_token:
-        headers[SECRET_HEADER] = config.secret_token
+async def post(
+    session: aiohttp.ClientSession,
+    config: WebhookConfig,
+    headers: dict[str, str],
+    update: dict[str, Any],
+    tls: ssl.SSLContext | bool,
+    timeout: float,
+) -> tuple[int, str, float | None, tuple[str, Params] | None]:
+    """The POST itself: its status, the error as Telegram reports it (empty when confirmed), a ``Retry-After``
+    and the Bot API call the answer carries."""
     status, error, retry_after, reply = 0, "", None, None
     try:
         async with session.post(
             config.url,
             data=compact(update).encode(),
             headers=headers,
-            timeout=aiohttp.ClientTimeout(total=hook.request_timeout),
+            timeout=aiohttp.ClientTimeout(total=timeout),
+            ssl=tls,
         ) as resp:
             status = resp.status
             if 200 <= status < 300:
@@ -146,6 +162,25 @@ async def deliver(
         error = "Connection refused" if isinstance(exc.os_error, ConnectionRefusedError) else f"Connection error: {exc}"
     except aiohttp.ClientError as exc:
         error = f"Connection error: {exc.__class__.__name__}: {exc}".rstrip(": ")
+    return status, error, retry_after, reply
+
+
+async def deliver(
+    stand: Stand, bot: Bot, session: aiohttp.ClientSession, config: WebhookConfig, update: dict[str, Any]
+) -> None:
+    """One POST: a 2xx confirms the update (and its body may carry a method to run); anything else is retried."""
+    hook = bot.webhook
+    world = stand.world  # a reset during the POST forgets this attempt: it belonged to the old conversation
+    headers = {"Content-Type": "application/json"}
+    if config.secret_token:
+        headers[SECRET_HEADER] = config.secret_token
+    tls: ssl.SSLContext | bool = True
+    try:
+        tls = trusting(config.certificate) if config.certificate else True
+    except ssl.SSLError as exc:  # the uploaded certificate is no certificate: Telegram's webhook never connects
+        status, error, retry_after, reply = 0, f"Can't create an SSL context: {exc.strerror or exc}", None, None
+    else:
+        status, error, retry_after, reply = await post(session, config, headers, update, tls, hook.request_timeout)
     if stand.world is not world:
         return
     delivery = Delivery(

@@ -69,6 +69,7 @@ CALLBACK_ID_EMPTY = "Bad Request: callback_query_id is empty"
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 
 # --- webhooks ------------------------------------------------------------------------------------------------------
+CERTIFICATE_TOO_BIG = "Bad Request: certificate size is too big ({size} bytes)"
 CONFLICT_WEBHOOK = (
     "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"
 )

@@ -264,6 +264,9 @@ class Stand:
         for chat in world.chats.values():
             if old in chat.members:
                 chat.members[new_id] = chat.members.pop(old)
+        for queued in self.bots.values():  # updates already rendered (a group made before the bot's first call)
+            for update in queued.pending:
+                _rename_bot(update, old, new_id)
 
     def find_bot(self, ref: str | int = "") -> Bot:
         """The bot a sim request names: by id, or by username with or without ``@``; none named is the default."""
@@ -926,6 +929,18 @@ class Described:
 
     result: Any
     description: str
+
+
+def _rename_bot(value: Any, old: int, new: int) -> None:
+    """Every bot ``User`` object in a rendered update that names the bot ``old`` now names it ``new``."""
+    if isinstance(value, dict):
+        if value.get("id") == old and value.get("is_bot") is True:
+            value["id"] = new
+        for item in value.values():
+            _rename_bot(item, old, new)
+    elif isinstance(value, list):
+        for item in value:
+            _rename_bot(item, old, new)
 
 
 @functools.cache

@@ -17,6 +17,7 @@ from tgfake.webapp import is_loopback_host
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 SECRET_TOKEN_MAX = 256
+MAX_CERTIFICATE_BYTES = 3 << 20  # telegram-bot-api's MAX_CERTIFICATE_FILE_SIZE
 DEFAULT_MAX_CONNECTIONS = 40
 MAX_CONNECTIONS = 100
 REQUEST_TIMEOUT = 60.0  # seconds a delivery may take before it counts as "Read timeout expired"
@@ -79,6 +80,7 @@ class WebhookConfig:
     secret_token: str = ""
     max_connections: int = DEFAULT_MAX_CONNECTIONS
     ip_address: str = ""
+    certificate: bytes = b""  # the uploaded public key (a self-signed webhook): deliveries trust it, and only it
 
     def json(self) -> dict[str, Any]:
         return {

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
+import ipaddress
+import os
 import socket
+import ssl
+import tempfile
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,3 +89,49 @@ async def wait_webhook(wire: Wire, **query: Any) -> dict[str, Any]:
     status, body = await wire.sim("GET", f"/sim/webhook/wait?{params}")
     assert status == 200, body
     return dict(body)
+
+
+@dataclass(frozen=True)
+class SelfSigned:
+    """A self-signed certificate for 127.0.0.1 (PEM) and a server TLS context serving it."""
+
+    certificate: bytes
+    server: ssl.SSLContext
+
+
+def self_signed(host: str = "127.0.0.1") -> SelfSigned:
+    """What the webhook_ssl example's owner makes with ``openssl req -x509``: a key and a certificate naming the
+    address the webhook listens on (made with ``cryptography``; nothing is checked in)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, host)])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address(host))]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    pem = cert.public_bytes(serialization.Encoding.PEM)
+    key_pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        cert_path, key_path = os.path.join(tmp, "cert.pem"), os.path.join(tmp, "key.pem")
+        with open(cert_path, "wb") as out:
+            out.write(pem)
+        with open(key_path, "wb") as out:
+            out.write(key_pem)
+        server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        server.load_cert_chain(cert_path, key_path)
+    return SelfSigned(pem, server)

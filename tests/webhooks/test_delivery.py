@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
+from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from tests.conftest import Wire, WireFactory
-from tests.webhooks.conftest import Receiver, closed_port, wait_webhook, webhook_view
+from tests.media.media_helpers import upload
+from tests.webhooks.conftest import Receiver, closed_port, self_signed, wait_webhook, webhook_view
 from tgfake.app import create_app
 from tgfake.options import Options
 
@@ -223,3 +226,38 @@ async def test_shutdown_does_not_wait_for_a_hanging_webhook(receiver: Receiver) 
     started = time.monotonic()
     await client.close()
     assert time.monotonic() - started < 5.0  # the request would hold for 60 s
+
+
+async def test_an_https_webhook_with_its_self_signed_certificate_is_trusted(wire: Wire) -> None:
+    """The uploaded certificate is what the delivery trusts (and nothing else): a TLS endpoint serving it gets
+    the update; without it the stand, like Telegram, refuses an unknown issuer; garbage is no SSL context."""
+    cert = self_signed()
+    hits: list[dict[str, Any]] = []
+
+    async def hook(request: web.Request) -> web.Response:
+        hits.append(await request.json())
+        return web.json_response({})
+
+    app = web.Application()
+    app.router.add_post("/hook", hook)
+    server = TestServer(app, host="127.0.0.1")
+    await server.start_server(ssl=cert.server)
+    try:
+        url = f"https://127.0.0.1:{server.port}/hook"
+        status, body = await upload(wire, "setWebhook", "certificate", "cert.pem", cert.certificate, url=url)
+        assert status == 200, body
+        await wire.say("over tls")
+        await wait_webhook(wire, delivered=1)
+        assert [h["message"]["text"] for h in hits] == ["over tls"]
+        await wire.ok("setWebhook", url=url)  # no certificate: the system's trust store has never heard of it
+        await wire.say("untrusted")
+        view = await wait_webhook(wire, attempts=2)
+        assert view["deliveries"][-1]["ok"] is False
+        assert "certificate verify failed" in view["last_error_message"]
+        status, body = await upload(wire, "setWebhook", "certificate", "cert.pem", b"not a certificate", url=url)
+        assert status == 200, body
+        view = await wait_webhook(wire, attempts=3)
+        assert view["last_error_message"].startswith("Can't create an SSL context: ")
+        assert len(hits) == 1
+    finally:
+        await server.close()

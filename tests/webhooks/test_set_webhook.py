@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from tests.conftest import Wire
-from tests.webhooks.conftest import closed_port
+from tests.media.media_helpers import upload
+from tests.webhooks.conftest import closed_port, self_signed
 
 INVALID_URL = "Bad Request: invalid webhook URL specified"
 LOOPBACK_ONLY = (
@@ -179,3 +180,23 @@ async def test_without_a_webhook_the_sim_view_is_empty(wire: Wire) -> None:
             "deliveries": [],
         },
     )
+
+
+async def test_a_certificate_is_reported_and_always_sets_the_webhook_again(wire: Wire) -> None:
+    """setWebhook with a certificate (a self-signed webhook): has_custom_certificate, and never "already set"
+    (telegram-bot-api skips its shortcut when a certificate is involved); too big a file is refused."""
+    url = "https://127.0.0.1:8443/hook"
+    pem = self_signed().certificate
+    status, body = await upload(wire, "setWebhook", "certificate", "cert.pem", pem, url=url)
+    assert (status, body["description"]) == (200, "Webhook was set")
+    status, body = await upload(wire, "setWebhook", "certificate", "cert.pem", pem, url=url)
+    assert (status, body["description"]) == (200, "Webhook was set")
+    info = await wire.ok("getWebhookInfo")
+    assert (info["url"], info["has_custom_certificate"]) == (url, True)
+    big = b"x" * ((3 << 20) + 1)
+    status, body = await upload(wire, "setWebhook", "certificate", "cert.pem", big, url=url)
+    assert (status, body["description"]) == (400, f"Bad Request: certificate size is too big ({len(big)} bytes)")
+    assert (await wire.ok("getWebhookInfo"))["has_custom_certificate"] is True  # the refusal changed nothing
+    assert (await wire.call("setWebhook", url=url))[1]["description"] == "Webhook was set"  # dropped it: a change
+    info = await wire.ok("getWebhookInfo")
+    assert info["has_custom_certificate"] is False

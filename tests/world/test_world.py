@@ -50,6 +50,21 @@ async def test_a_bot_id_is_its_tokens_number_and_the_first_token_claims_the_defa
     await wire.refused("getMe", 401, "Unauthorized", token="777:forged")
 
 
+async def test_updates_queued_before_the_first_token_name_the_bot_by_its_token_id(wire: Wire) -> None:
+    """A group made with the bot before it ever called: once its token claims the default bot, the queued
+    my_chat_member and new_chat_members name it by the id its getMe answers, never a placeholder."""
+    await new_group(wire, members=["@tgfake_bot"])
+    me = (await wire.call("getMe", token="555:first"))[1]["result"]
+    joined, arrival = await updates(wire, "555:first")
+    bot = {"id": me["id"], "is_bot": True, "first_name": "tgfake", "username": "tgfake_bot"}
+    assert joined["my_chat_member"]["new_chat_member"]["user"] == bot
+    assert arrival["message"]["new_chat_members"] == [bot]
+    assert me["id"] == 555
+    status, view = await wire.sim("GET", f"/sim/page/chat/{joined['my_chat_member']['chat']['id']}")
+    assert status == 200, view
+    assert view["messages"][-1]["new_chat_members"] == [bot]  # the stored service message too
+
+
 async def test_sim_bots_makes_a_bot_with_botfather_flags(wire: Wire) -> None:
     answer = await sim_ok(
         wire, "/sim/bots", {"username": "quiz_bot", "first_name": "Quiz", "supports_inline_queries": True}

@@ -13,6 +13,7 @@ from tgfake.params import Params, parse_int
 from tgfake.stand import Described
 from tgfake.webhooks import (
     DEFAULT_MAX_CONNECTIONS,
+    MAX_CERTIFICATE_BYTES,
     MAX_CONNECTIONS,
     BadWebhook,
     WebhookConfig,
@@ -32,8 +33,10 @@ async def set_webhook(ctx: BotCall, p: Params) -> Any:
     """Set (or, with an empty ``url``, remove) the webhook; every check passes before anything changes.
 
     Checks in order: the url (``invalid webhook URL specified``, then ``bad webhook: <reason>`` for hosts the stand
-    cannot reach), ``secret_token``, ``ip_address``, ``allowed_updates``. ``max_connections`` (default 40; garbage
-    reads as 0) is clamped to 1..100, ``certificate`` is ignored. A waiting getUpdates is terminated with 409.
+    cannot reach), ``secret_token``, the ``certificate``'s size, ``ip_address``, ``allowed_updates``.
+    ``max_connections`` (default 40; garbage reads as 0) is clamped to 1..100. A ``certificate`` (an upload or
+    ``attach://``) is what https deliveries trust, as for a self-signed webhook. A waiting getUpdates is terminated
+    with 409.
     """
     url = p.text("url")
     if not url:
@@ -48,6 +51,9 @@ async def set_webhook(ctx: BotCall, p: Params) -> Any:
     problem = secret_problem(secret)
     if problem is not None:
         raise bad_request(errors.SECRET_TOKEN_BAD.format(problem=problem))
+    certificate = p.files.get("certificate")
+    if certificate is not None and len(certificate.data) > MAX_CERTIFICATE_BYTES:
+        raise bad_request(errors.CERTIFICATE_TOO_BIG.format(size=len(certificate.data)))
     ip = p.text("ip_address").strip()
     if ip:
         try:
@@ -63,9 +69,10 @@ async def set_webhook(ctx: BotCall, p: Params) -> Any:
         secret_token=secret,
         max_connections=min(max(wanted, 1), MAX_CONNECTIONS),
         ip_address=ip,
+        certificate=certificate.data if certificate is not None else b"",
     )
     drop = p.flag("drop_pending_updates")
-    if config == ctx.bot.webhook.config and not drop:
+    if config == ctx.bot.webhook.config and not drop and not config.certificate:  # a certificate always re-sets
         return Described(True, errors.WEBHOOK_ALREADY_SET)
     if drop:
         ctx.bot.pending = []
@@ -98,7 +105,7 @@ async def get_webhook_info(ctx: BotCall, p: Params) -> Any:
     config = hook.config
     info: dict[str, Any] = {
         "allowed_updates": ctx.bot.allowed_json(),
-        "has_custom_certificate": False,
+        "has_custom_certificate": config is not None and bool(config.certificate),
     }
     if config is not None and config.ip_address:
         info["ip_address"] = config.ip_address
