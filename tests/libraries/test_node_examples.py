@@ -11,15 +11,20 @@ CI (``CI`` or ``TGFAKE_REQUIRE_NODE`` set), as tests/libraries/test_libraries.py
 
 from __future__ import annotations
 
+import io
 import json
+import re
+import threading
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from tests.libraries.test_libraries import NODE_DIR, wait_polling
 from tests.node_support import require_node
@@ -46,6 +51,18 @@ class Run:
         with urllib.request.urlopen(req, timeout=15) as resp:
             return json.loads(resp.read())
 
+    def logged_text(self, marker: str) -> list[str]:
+        return [line[len(marker) :] for line in self.bot.output().splitlines() if line.startswith(marker)]
+
+    def logged_updates(self) -> list[dict[str, Any]]:
+        """The updates Telegraf.log() printed (indented JSON, each from a line that is only ``{``)."""
+        text, out, decoder = self.bot.output(), [], json.JSONDecoder()
+        for start in (m.start() for m in re.finditer(r"^\{$", text, re.MULTILINE)):
+            update, _ = decoder.raw_decode(text, start)
+            if "update_id" in update:
+                out.append(update)
+        return out
+
     def logged(self, marker: str) -> list[Any]:
         """The JSON the bot printed after ``marker`` on each of its output lines."""
         out = []
@@ -56,13 +73,16 @@ class Run:
 
 
 @contextmanager
-def example(script: str, **env: str) -> Iterator[Run]:
-    """The example bot ``script`` polling a fresh stand; a failed assertion shows the bot's output."""
+def example(
+    script: str, *, setup: Callable[[StandClient], dict[str, str]] | None = None, cwd: Path = EXAMPLES, **env: str
+) -> Iterator[Run]:
+    """The example bot ``script`` polling a fresh stand; a failed assertion shows the bot's output. ``setup`` runs on
+    the stand before the bot starts and gives more of its environment (file ids the example names, say)."""
     require_node(NODE_DIR, "the Node example bots")
     with ThreadedStand(Options(poll_max=1.0)) as served:
         stand = StandClient(served.url)
-        environment = {**bot_environment(stand.url), **env}
-        with BotProcess(["node", str(EXAMPLES / script)], env=environment, cwd=EXAMPLES, name=script) as bot:
+        environment = {**bot_environment(stand.url), **env, **(setup(stand) if setup else {})}
+        with BotProcess(["node", str(EXAMPLES / script)], env=environment, cwd=cwd, name=script) as bot:
             try:
                 wait_polling(bot, stand)
                 yield Run(stand, bot)
@@ -70,8 +90,34 @@ def example(script: str, **env: str) -> Iterator[Run]:
                 raise AssertionError(f"{e}\n--- {script} output ---\n{bot.output()}") from None
 
 
-def last_bot_message(stand: StandClient) -> Any:
-    return [m for m in stand.messages() if m.from_bot][-1]
+def image(fmt: str = "PNG", size: tuple[int, int] = (40, 30), color: str = "red") -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, color).save(out, fmt)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def files() -> Iterator[str]:
+    """A local web server for what the examples download from the internet: ``/photo.png`` (and any other name)."""
+    body = image()
+
+    class Files(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Files)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
 
 
 # ---------------------------------------------------------------------------------------------------- Telegraf
@@ -135,3 +181,113 @@ def test_telegraf_session_counts_messages() -> None:
         for n in (1, 2, 3):
             run.stand.send(f"message {n}")
             run.stand.expect_reply(f"Seen {n} messages.")
+
+
+def test_telegraf_example_bot(files: str) -> None:
+    def setup(stand: StandClient) -> dict[str, str]:
+        return {"CAT_PHOTO": stand.send_photo(image(color="blue"), name="cat.png").file_id, "CAT_URL": f"{files}/c.png"}
+
+    with example("telegraf_example.js", setup=setup) as run:
+        stand = run.stand
+        stand.send("Hey")
+        stand.expect_reply("yo")
+        counter = stand.expect_reply(html="<i>Hey counter:</i> 1")
+        stand.send("Hey")
+        stand.expect_reply("yo")
+        stand.expect_reply(html="<i>Hey counter:</i> 2")
+        assert counter.body == "Hey counter: 1"
+        stand.send("/answer")
+        stand.expect_reply("yo")
+        stand.expect_reply(html="<b>42</b>")
+        (answer,) = run.logged("ANSWER ")
+        assert answer["text"] == "/answer" and answer["chat"]["id"] == ALICE
+        stand.send("/cat")
+        assert stand.wait_for_reply().kind == "photo"
+        stand.send("/cat2")
+        assert stand.wait_for_reply().content is not None
+        stand.send("/foo")
+        stand.expect_reply("http://coub.com/view/9cjmt")
+        stand.send("reverse abc")
+        stand.expect_reply("cba")
+        stand.send("where am I?")
+        location = stand.wait_for_reply()
+        assert location.kind == "location", location
+        assert "response time" in run.bot.output()
+
+
+def test_telegraf_keyboard_bot(files: str) -> None:
+    with example("telegraf_keyboard.js", CAPTION_URL=f"{files}/photo.png", HIDE_PEPPER="1") as run:
+        stand = run.stand
+        stand.send("/onetime")
+        onetime = stand.expect_reply("One time keyboard")
+        assert onetime.reply_keyboard == (("/simple",), ("/inline",), ("/pyramid",))  # Markup.keyboard: one a row
+        assert onetime.raw["reply_keyboard"]["one_time_keyboard"] is True
+        assert onetime.raw["reply_keyboard"]["resize_keyboard"] is True
+        stand.press("/simple")
+        simple = stand.expect_reply(html="<b>Coke</b> or <i>Pepsi?</i>")
+        assert simple.reply_keyboard == (("Coke",), ("Pepsi",))
+        stand.send("/custom")
+        custom = stand.expect_reply("Custom buttons keyboard")
+        assert custom.reply_keyboard[2] == ("📢 Ads", "⭐️ Rate us", "👥 Share")
+        stand.press("🔍 Search")
+        stand.expect_reply("Yay!")
+        stand.send("/special")
+        stand.expect_reply("Special buttons keyboard")
+        stand.press("Send location", latitude=52.5, longitude=13.4)
+        stand.press("Send contact")
+        stand.send("/pyramid")
+        assert stand.expect_reply("Keyboard wrap").reply_keyboard == (("one",), ("two", "three"), ("four", "five", "six"))
+        stand.send("/wrap 4")
+        assert stand.expect_reply("Keyboard wrap").reply_keyboard == (("one", "two", "three", "four"), ("five", "six"))
+        stand.send("/inline")
+        inline = stand.expect_reply(html="<b>Coke</b> or <i>Pepsi?</i>")
+        assert inline.keyboard == (("Coke", "Pepsi"),)
+        stand.tap("Pepsi", message_id=inline.message_id)
+        assert stand.wait_call("answerCallbackQuery")[-1].params["text"] == "Oh, Pepsi! Great choice"
+        stand.send("/random")
+        assert stand.expect_reply("random example").keyboard == (("Coke", "Pepsi"),)
+        stand.tap(data="Dr Pepper", message_id=stand.messages()[-1].message_id)
+        stand.expect_reply("👍")
+        assert stand.wait_call("answerCallbackQuery", 2)[-1].params["text"] == "Oh, Dr Pepper! Great choice"
+        stand.send("/caption")
+        photo = stand.wait_for_reply()
+        assert (photo.kind, photo.caption, photo.keyboard) == ("photo", "Caption", (("Plain", "Italic"),))
+        stand.tap("Italic", message_id=photo.message_id)
+        stand.wait_call("editMessageCaption")
+        edited = next(m for m in stand.messages() if m.message_id == photo.message_id)
+        assert (edited.html, edited.keyboard) == ("<i>Caption</i>", (("Plain", "* Italic *"),))
+        stand.tap("Plain", message_id=photo.message_id)
+        stand.wait_call("editMessageCaption", 2)
+        edited = next(m for m in stand.messages() if m.message_id == photo.message_id)
+        assert (edited.html, edited.keyboard) == ("Caption", (("Plain", "Italic"),))
+        kinds = [u.get("message", {}) for u in run.logged_updates()]
+        assert any("location" in m for m in kinds) and any("contact" in m for m in kinds)
+
+
+def test_telegraf_poll_bot() -> None:
+    with example("telegraf_poll.js") as run:
+        stand = run.stand
+        stand.send("/start")
+        start = stand.expect_reply("supported commands: /poll /quiz")
+        rows = start.raw["reply_keyboard"]["keyboard"]
+        assert [b["request_poll"] for row in rows for b in row] == [{"type": "regular"}, {"type": "quiz"}]
+        stand.send("/poll")
+        poll = stand.wait_for_reply()
+        assert poll.poll is not None and poll.poll["is_anonymous"] is False
+        stand.vote(poll.message_id, [poll.poll_option("π")])
+        stand.wait_until(lambda: run.logged("Poll answer ") or None, what="the poll answer")
+        (answer,) = run.logged("Poll answer ")
+        assert (answer["user"]["id"], answer["option_ids"]) == (ALICE, [2])
+        stand.send("/quiz")
+        quiz = stand.wait_for_reply()
+        assert quiz.poll is not None and (quiz.poll["type"], quiz.poll["correct_option_id"]) == ("quiz", 0)
+
+
+def test_telegraf_download_bot_saves_the_photo(tmp_path: Path) -> None:
+    picture = image(size=(64, 48))
+    with example("telegraf_download.js", cwd=tmp_path) as run:
+        sent = run.stand.send_photo(picture, name="me.png")
+        run.stand.wait_until(lambda: run.logged_text("Downloaded ") or None, what="the download")
+        saved = list((tmp_path / "photos").iterdir())
+        assert [p.name for p in saved] == [f"{sent.file_id}.jpg"]
+        assert saved[0].read_bytes() == picture
