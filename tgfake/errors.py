@@ -60,6 +60,7 @@ BUTTON_TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
 BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
 BUTTON_PROBLEM = "Bad Request: inline keyboard button {problem}"  # a url (td's check_link) or a Mini App address
 BUTTON_NOT_OBJECT = "Bad Request: can't parse inline keyboard button: InlineKeyboardButton must be an Object"
+BUTTON_UNPARSED = "Bad Request: can't parse inline keyboard button: {problem}"  # a login_url's fields
 
 # --- updates, commands, callbacks ----------------------------------------------------------------------------------
 CONFLICT_POLLS = "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"
@@ -351,6 +352,7 @@ MEDIA_GROUP_BAD_JSON = "Bad Request: can't parse media JSON object"  # Client.cp
 MEDIA_GROUP_NOT_ARRAY = "Bad Request: expected an Array of InputMedia"
 INLINE_MESSAGE_ID_INVALID = "Bad Request: invalid inline message identifier specified"  # TDLib: none can be parsed
 PROXIMITY_RADIUS_BAD = "Bad Request: wrong live location proximity alert radius specified"
+
 
 def default_description(code: int, retry_after: int = 0) -> str:
     """The description a scheduled fault answers with when it names none (the reference stand's table)."""

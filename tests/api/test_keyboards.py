@@ -63,12 +63,39 @@ async def test_callback_data_is_limited_to_64_bytes(wire: Wire) -> None:
     [
         {"text": "plain"},
         cb("empty", ""),
-        {"text": "login", "login_url": {"url": "https://x"}},
         {"text": "w", "web_app": None},
     ],
 )
 async def test_a_button_without_a_modelled_action_is_a_text_button(wire: Wire, button: dict[str, Any]) -> None:
     await wire.refused("sendMessage", 400, TEXT_BUTTONS, chat_id=4242, text="x", reply_markup=markup([button]))
+
+
+async def test_a_login_url_button_is_sent_and_shown_as_its_url(wire: Wire) -> None:
+    """Telegraf's login-bot: Telegram takes a login_url button and writes it back as a url button (Client.cpp)."""
+    login = {"url": "http://domain.tld/hash", "bot_username": "my_bot", "request_write_access": True}
+    sent = await wire.ok(
+        "sendMessage", chat_id=4242, text="Hello", reply_markup=markup([{"text": "Login", "login_url": login}])
+    )
+    assert sent["reply_markup"] == {"inline_keyboard": [[{"text": "Login", "url": "http://domain.tld/hash"}]]}
+
+
+@pytest.mark.parametrize(
+    ("login_url", "problem"),
+    [
+        ("https://x.org", 'Field "login_url" must be of type Object'),
+        ({"bot_username": "my_bot"}, 'Can\'t find field "url"'),
+        ({"url": "https://x.org", "bot_username": "my-bot"}, "LoginUrl bot username is invalid"),
+        ({"url": "https://x.org", "bot_username": "@"}, "LoginUrl bot username is invalid"),
+        (
+            {"url": "https://x.org", "request_write_access": "yes"},
+            'Field "request_write_access" must be of type Boolean',
+        ),
+    ],
+)
+async def test_a_login_url_is_parsed_as_telegram_parses_it(wire: Wire, login_url: Any, problem: str) -> None:
+    description = f"Bad Request: can't parse inline keyboard button: {problem}"
+    button = {"text": "Login", "login_url": login_url}
+    await wire.refused("sendMessage", 400, description, chat_id=4242, text="x", reply_markup=markup([button]))
 
 
 @pytest.mark.parametrize(

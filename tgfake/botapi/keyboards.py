@@ -7,7 +7,7 @@ from typing import Any
 from tgfake import errors
 from tgfake.chats import Button, Keyboard
 from tgfake.errors import bad_request
-from tgfake.reply_keyboards import ReplyMarkup, parse_markup
+from tgfake.reply_keyboards import MarkupError, ReplyMarkup, _bool, _object, _string, parse_markup
 from tgfake.text.links import LinkError, check_link
 from tgfake.webapp import url_problem
 
@@ -58,7 +58,8 @@ def _button(item: Any, chat_type: str) -> Button:
     game = isinstance(item.get("callback_game"), dict)
     pay = item.get("pay") is True
     switch = _switch_inline(item)
-    actions = has_data + has_url + has_app + game + pay + (switch is not None)
+    login = _login_url(item) if "login_url" in item else None
+    actions = has_data + has_url + has_app + game + pay + (switch is not None) + (login is not None)
     if actions == 0:
         raise bad_request(errors.TEXT_BUTTONS)
     if actions > 1:
@@ -66,9 +67,9 @@ def _button(item: Any, chat_type: str) -> Button:
     if len(data.encode()) > MAX_CALLBACK_DATA_BYTES:
         raise bad_request(errors.BUTTON_DATA_INVALID)
     link = None
-    if has_url:
+    if has_url or login is not None:
         try:
-            link = check_link(url)
+            link = check_link(url or login or "")
         except LinkError as exc:
             raise bad_request(errors.BUTTON_PROBLEM.format(problem=exc)) from None
     web_app_url = None
@@ -88,6 +89,23 @@ def _button(item: Any, chat_type: str) -> Button:
         pay=pay,
         switch_inline=switch,
     )
+
+
+def _login_url(item: dict[str, Any]) -> str:
+    """A login_url button's url. Telegram shows the button back as a url button (Client.cpp writes only ``url``);
+    ``bot_username`` is checked for its characters, not resolved (Telegram answers ``bot "<name>" not found`` for
+    a name no bot has)."""
+    try:
+        login = _object(item, "login_url")
+        url = _string(login, "url", required=True)
+        bot = _string(login, "bot_username").removeprefix("@")
+        if "bot_username" in login and not (bot and all(c == "_" or (c.isascii() and c.isalnum()) for c in bot)):
+            raise MarkupError("LoginUrl bot username is invalid")
+        _bool(login, "request_write_access")
+        _string(login, "forward_text")
+    except MarkupError as exc:
+        raise bad_request(errors.BUTTON_UNPARSED.format(problem=exc)) from None
+    return url
 
 
 SWITCH_INLINE = ("switch_inline_query", "switch_inline_query_current_chat")
