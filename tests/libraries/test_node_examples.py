@@ -17,9 +17,9 @@ import re
 import threading
 import urllib.request
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from contextlib import contextmanager
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ from tgfake.testing import BotProcess, StandClient, ThreadedStand, bot_environme
 pytestmark = pytest.mark.node
 EXAMPLES = NODE_DIR / "examples"
 ALICE = 4242
+EXPIRED = "Bad Request: message can't be edited"  # a live location past its period (TDLib's can_edit_message)
 
 
 @dataclass
@@ -96,15 +97,29 @@ def image(fmt: str = "PNG", size: tuple[int, int] = (40, 30), color: str = "red"
     return out.getvalue()
 
 
+RECIPES = {
+    "results": [
+        {"title": "Omelette", "href": "http://recipes.example/omelette", "thumbnail": "http://img.example/o.jpg"},
+        {"title": "Plain toast", "href": "http://recipes.example/toast", "thumbnail": ""},
+        {"title": "Pancakes", "href": "http://recipes.example/pancakes", "thumbnail": "http://img.example/p.jpg"},
+    ]
+}
+
+
 @pytest.fixture(scope="module")
 def files() -> Iterator[str]:
     """A local web server for what the examples download from the internet: ``/photo.png`` (and any other name)."""
-    body = image()
+    png, gif = image(), image("GIF", color="green")
 
     class Files(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        def do_GET(self) -> None:
+            kind, body = "image/png", png
+            if self.path.endswith(".gif"):
+                kind, body = "image/gif", gif
+            elif self.path.startswith("/api/"):
+                kind, body = "application/json", json.dumps(RECIPES).encode()
             self.send_response(200)
-            self.send_header("Content-Type", "image/png")
+            self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
@@ -148,7 +163,8 @@ def test_telegraf_modules_set_and_list_commands_and_roll_a_dice() -> None:
         stand.expect_reply("/foo - foo description\n/bar - bar description\n/baz - baz description")
         stand.send("/start")
         dice = stand.wait_for_reply()
-        assert dice.kind == "dice" and 1 <= dice.raw["dice"]["value"] <= 6, dice
+        assert dice.kind == "dice", dice
+        assert 1 <= dice.raw["dice"]["value"] <= 6, dice
         stand.send("copy")
         assert stand.expect_reply("copy").keyboard == (("❤️", "Delete"),)
 
@@ -163,7 +179,8 @@ def test_telegraf_custom_context_sees_the_update_and_replies() -> None:
         updates = run.logged("Creating context for ")
         assert [u["message"]["text"] for u in updates] == ["/start", "/help"]
         first = updates[0]["message"]
-        assert first["from"]["id"] == ALICE and first["chat"] == {**first["chat"], "type": "private", "id": ALICE}
+        assert first["from"]["id"] == ALICE
+        assert first["chat"] == {**first["chat"], "type": "private", "id": ALICE}
         assert first["entities"] == [{"offset": 0, "length": 6, "type": "bot_command"}]
         assert [args[0] for args in run.logged("reply called with args: ")] == ["Hello", "Help message"]
 
@@ -200,7 +217,8 @@ def test_telegraf_example_bot(files: str) -> None:
         stand.expect_reply("yo")
         stand.expect_reply(html="<b>42</b>")
         (answer,) = run.logged("ANSWER ")
-        assert answer["text"] == "/answer" and answer["chat"]["id"] == ALICE
+        assert answer["text"] == "/answer"
+        assert answer["chat"]["id"] == ALICE
         stand.send("/cat")
         assert stand.wait_for_reply().kind == "photo"
         stand.send("/cat2")
@@ -236,7 +254,11 @@ def test_telegraf_keyboard_bot(files: str) -> None:
         stand.press("Send location", latitude=52.5, longitude=13.4)
         stand.press("Send contact")
         stand.send("/pyramid")
-        assert stand.expect_reply("Keyboard wrap").reply_keyboard == (("one",), ("two", "three"), ("four", "five", "six"))
+        assert stand.expect_reply("Keyboard wrap").reply_keyboard == (
+            ("one",),
+            ("two", "three"),
+            ("four", "five", "six"),
+        )
         stand.send("/wrap 4")
         assert stand.expect_reply("Keyboard wrap").reply_keyboard == (("one", "two", "three", "four"), ("five", "six"))
         stand.send("/inline")
@@ -261,7 +283,8 @@ def test_telegraf_keyboard_bot(files: str) -> None:
         edited = next(m for m in stand.messages() if m.message_id == photo.message_id)
         assert (edited.html, edited.keyboard) == ("Caption", (("Plain", "Italic"),))
         kinds = [u.get("message", {}) for u in run.logged_updates()]
-        assert any("location" in m for m in kinds) and any("contact" in m for m in kinds)
+        assert any("location" in m for m in kinds)
+        assert any("contact" in m for m in kinds)
 
 
 def test_telegraf_poll_bot() -> None:
@@ -273,14 +296,16 @@ def test_telegraf_poll_bot() -> None:
         assert [b["request_poll"] for row in rows for b in row] == [{"type": "regular"}, {"type": "quiz"}]
         stand.send("/poll")
         poll = stand.wait_for_reply()
-        assert poll.poll is not None and poll.poll["is_anonymous"] is False
+        assert poll.poll is not None
+        assert poll.poll["is_anonymous"] is False
         stand.vote(poll.message_id, [poll.poll_option("π")])
         stand.wait_until(lambda: run.logged("Poll answer ") or None, what="the poll answer")
         (answer,) = run.logged("Poll answer ")
         assert (answer["user"]["id"], answer["option_ids"]) == (ALICE, [2])
         stand.send("/quiz")
         quiz = stand.wait_for_reply()
-        assert quiz.poll is not None and (quiz.poll["type"], quiz.poll["correct_option_id"]) == ("quiz", 0)
+        assert quiz.poll is not None
+        assert (quiz.poll["type"], quiz.poll["correct_option_id"]) == ("quiz", 0)
 
 
 def test_telegraf_download_bot_saves_the_photo(tmp_path: Path) -> None:
@@ -291,3 +316,156 @@ def test_telegraf_download_bot_saves_the_photo(tmp_path: Path) -> None:
         saved = list((tmp_path / "photos").iterdir())
         assert [p.name for p in saved] == [f"{sent.file_id}.jpg"]
         assert saved[0].read_bytes() == picture
+
+
+def message(stand: StandClient, message_id: int) -> Any:
+    return next(m for m in stand.messages() if m.message_id == message_id)
+
+
+def test_telegraf_media_bot(files: str, tmp_path: Path) -> None:
+    for n, color in ((1, "red"), (2, "green"), (3, "blue")):
+        (tmp_path / f"cat{n}.jpeg").write_bytes(image("JPEG", color=color))
+
+    def setup(stand: StandClient) -> dict[str, str]:
+        photo = stand.send_photo(image(color="white"), name="p.png").file_id
+        gif1 = stand.send_file("animation", image("GIF", color="black"), name="a.gif").file_id
+        gif2 = stand.send_file("animation", image("GIF", color="yellow"), name="b.gif").file_id
+        return {"PHOTO_ID": photo, "ANIMATION_1": gif1, "ANIMATION_2": gif2, "MEDIA_URL": files, "CATS": str(tmp_path)}
+
+    with example("telegraf_media.js", setup=setup) as run:
+        stand = run.stand
+        for command in ("local", "stream", "buffer", "pipe", "url"):
+            stand.send(f"/{command}")
+            assert stand.wait_for_reply().kind == "photo", command
+        for command in ("animation", "pipe_animation"):
+            stand.send(f"/{command}")
+            assert stand.wait_for_reply().kind == "animation", command
+        stand.send("/caption")
+        assert stand.expect_reply(html="Caption <b>text</b>").kind == "photo"
+        stand.send("/album")
+        (album,) = stand.wait_call("sendMediaGroup")
+        assert album.ok, album
+        shown = [m for m in stand.messages() if m.from_bot][-6:]
+        assert [m.caption for m in shown] == [
+            "From file_id",
+            "From URL",
+            "Piped from URL",
+            "From file",
+            "From stream",
+            "From buffer",
+        ]
+        assert len({m.raw.get("media_group_id") for m in shown}) == 1
+        stand.send("/edit_media")
+        stand.wait_call("sendAnimation", 3)  # the album's messages were never waited for: take the newest
+        animation = [m for m in stand.messages() if m.from_bot][-1]
+        first = animation.content
+        stand.tap("Change media", message_id=animation.message_id)
+        (edit,) = stand.wait_call("editMessageMedia")
+        assert edit.ok, edit
+        swapped = message(stand, animation.message_id)
+        assert swapped.kind == "animation"
+        assert swapped.content != first
+        assert swapped.keyboard == ()
+
+
+def test_telegraf_game_bot() -> None:
+    with example("telegraf_game.js") as run:
+        stand = run.stand
+        stand.send("/start")
+        game = stand.wait_for_reply()
+        assert game.keyboard == (("Play your-game",),)
+        stand.send("/foo")
+        game = stand.wait_for_reply()
+        assert game.keyboard == (("🎮 Play now!", "Telegraf help"),)
+        stand.tap("🎮 Play now!", message_id=game.message_id)
+        (answer,) = stand.wait_call("answerCallbackQuery")
+        assert (answer.ok, answer.params["url"]) == (True, "https://your-game.tld"), answer
+        assert "https://your-game.tld" in json.dumps(stand.chat()["callbacks"])
+
+
+def test_telegraf_inline_bot(files: str) -> None:
+    with example("telegraf_inline.js", RECIPES_API=files) as run:
+        stand = run.stand
+        stand.inline_mode(True, feedback=100)
+        answer = stand.inline("eggs")
+        results = answer["results"]
+        assert [r["title"] for r in results] == ["Omelette", "Pancakes"]
+        assert results[0]["reply_markup"]["inline_keyboard"][0][0]["url"] == "http://recipes.example/omelette"
+        stand.choose("http://img.example/p.jpg")
+        chosen = stand.wait_until(lambda: run.logged("chosen inline result ") or None, what="chosen_inline_result")
+        assert (chosen[0]["result_id"], chosen[0]["query"]) == ("http://img.example/p.jpg", "eggs")
+        picked = list(stand.messages())[-1]
+        assert picked.text == "Pancakes"
+        assert picked.keyboard == (("Go to recipe",),)
+
+
+def test_telegraf_live_location_bot() -> None:
+    with example("telegraf_live_location.js", LIVE_EVERY_MS="50") as run:
+        stand = run.stand
+        stand.send("/start")
+        live = stand.wait_for_reply()
+        assert live.kind == "location"
+        assert live.content is not None
+        assert live.content["live_period"] == 60
+        edits = stand.wait_call("editMessageLiveLocation", 3)
+        assert all(c.ok for c in edits), edits
+        moved = message(stand, live.message_id).content
+        assert moved is not None
+        assert moved["latitude"] > 42.0
+        stand.move_clock(61)
+        stand.wait_until(lambda: run.logged_text("EDIT REFUSED ") or None, what="a refused edit")
+        assert run.logged_text("EDIT REFUSED ") == [EXPIRED]
+
+
+def test_telegraf_live_location_bot_with_the_examples_argument_order() -> None:
+    """The example's (lat, lon, chat, message) on Telegraf 4: lat and lon land in chat_id and message_id, the chat id
+    in inline_message_id and the message id in latitude; Telegram reads the location first (Client.cpp)."""
+    with example("telegraf_live_location.js", LIVE_EVERY_MS="50", LIVE_ARGS="example") as run:
+        run.stand.send("/start")
+        (edit,) = run.stand.wait_call("editMessageLiveLocation")
+        assert (edit.status, edit.response["description"]) == (400, "Bad Request: longitude is empty")
+        run.stand.wait_until(lambda: run.logged_text("EDIT REFUSED ") or None, what="a refused edit")
+
+
+def test_telegraf_login_bot() -> None:
+    with example("telegraf_login.js") as run:
+        stand = run.stand
+        stand.send("/start")
+        hello = stand.expect_reply("Hello")
+        assert hello.keyboard == (("Login", "❤️", "Delete"),)
+        assert hello.raw["keyboard"][0][0]["url"] == "http://domain.tld/hash"  # as Telegram shows a login button
+        stand.tap("Delete", message_id=hello.message_id)
+        stand.wait_call("deleteMessage")
+        assert message(stand, hello.message_id).deleted
+
+
+def test_telegraf_shop_bot() -> None:
+    with example("telegraf_shop.js", PROVIDER_TOKEN="284685063:TEST:shop") as run:
+        stand = run.stand
+        stand.send("/buy")
+        invoice = stand.wait_for_reply()
+        assert invoice.keyboard == (("💸 Buy", "❤️"),)
+        paid = run.sim(
+            "POST",
+            "/sim/pay",
+            {
+                "message_id": invoice.message_id,
+                "shipping_address": {
+                    "country_code": "US",
+                    "state": "CA",
+                    "city": "LA",
+                    "street_line1": "Main 1",
+                    "street_line2": "",
+                    "post_code": "90001",
+                },
+                "shipping_option_id": "unicorn",
+            },
+        )
+        assert paid["status"] == "paid", paid
+        done = stand.wait_until(lambda: run.logged("Woohoo ") or None, what="the successful payment")
+        assert (done[0]["total_amount"], done[0]["currency"].upper()) == (4200 + 1000 + 2000, "USD")
+        assert json.loads(done[0]["invoice_payload"]) == {"coupon": "BLACK FRIDAY"}
+        stand.send("/start")
+        (_, again) = stand.wait_call("sendInvoice", 2)
+        assert again.ok, again
+        assert again.response["result"]["invoice"]["title"] == "Working Time Machine"
