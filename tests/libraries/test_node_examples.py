@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from tests.libraries.test_libraries import NODE_DIR, wait_polling
+from tests.libraries.test_libraries import NODE_DIR, STARTUP, free_port, sim_get, wait_polling
 from tests.node_support import require_node
 from tgfake.options import Options
 from tgfake.testing import BotProcess, StandClient, ThreadedStand, bot_environment
@@ -75,7 +75,12 @@ class Run:
 
 @contextmanager
 def example(
-    script: str, *, setup: Callable[[StandClient], dict[str, str]] | None = None, cwd: Path = EXAMPLES, **env: str
+    script: str,
+    *,
+    setup: Callable[[StandClient], dict[str, str]] | None = None,
+    cwd: Path = EXAMPLES,
+    webhook: bool = False,
+    **env: str,
 ) -> Iterator[Run]:
     """The example bot ``script`` polling a fresh stand; a failed assertion shows the bot's output. ``setup`` runs on
     the stand before the bot starts and gives more of its environment (file ids the example names, say)."""
@@ -83,9 +88,14 @@ def example(
     with ThreadedStand(Options(poll_max=1.0)) as served:
         stand = StandClient(served.url)
         environment = {**bot_environment(stand.url), **env, **(setup(stand) if setup else {})}
+        if webhook:
+            environment["WEBHOOK_PORT"] = str(free_port())
         with BotProcess(["node", str(EXAMPLES / script)], env=environment, cwd=cwd, name=script) as bot:
             try:
-                wait_polling(bot, stand)
+                if webhook:
+                    stand.wait_until(lambda: sim_get(stand, "/sim/webhook")["webhook"], timeout=STARTUP, what="a hook")
+                else:
+                    wait_polling(bot, stand)
                 yield Run(stand, bot)
             except AssertionError as e:
                 raise AssertionError(f"{e}\n--- {script} output ---\n{bot.output()}") from None
@@ -469,3 +479,91 @@ def test_telegraf_shop_bot() -> None:
         (_, again) = stand.wait_call("sendInvoice", 2)
         assert again.ok, again
         assert again.response["result"]["invoice"]["title"] == "Working Time Machine"
+
+
+def test_telegraf_scenes_enter_echo_and_leave() -> None:
+    with example("telegraf_scenes.js") as run:
+        stand = run.stand
+        stand.send("hello")
+        stand.expect_reply("Try /echo or /greeter")
+        stand.send("/greeter")
+        stand.expect_reply("Hi")
+        stand.send("what?")
+        stand.expect_reply(html="Send <code>hi</code>")
+        stand.send("hi")
+        stand.expect_reply("Bye")  # entering a scene leaves the current one first
+        stand.expect_reply("Hi")
+        stand.send("/echo")
+        stand.expect_reply("echo scene")
+        stand.send("ping")
+        stand.expect_reply("ping")
+        stand.share(location={"latitude": 1.5, "longitude": 2.5})
+        stand.expect_reply("Only text messages please")
+        stand.send("/back")
+        stand.expect_reply("exiting echo scene")
+        stand.send("ping")
+        stand.expect_reply("Try /echo or /greeter")
+
+
+def test_telegraf_wizard_walks_five_steps() -> None:
+    with example("telegraf_wizard.js") as run:
+        stand = run.stand
+        stand.send("go")
+        step1 = stand.expect_reply("Step 1")
+        assert step1.keyboard == (("❤️", "➡️ Next"),)
+        stand.send("huh")
+        stand.expect_reply(html="Press <code>Next</code> button or type /next")
+        stand.tap("➡️ Next", message_id=step1.message_id)
+        stand.expect_reply("Step 2. Via inline button")
+        stand.send("three")
+        step3 = stand.expect_reply(containing="[ctx] Step 3.\nYour random myWizardSessionProp is ")
+        assert 0 <= int(step3.text.rsplit(" ", 1)[1]) < 10
+        stand.send("four")
+        stand.expect_reply("Step 4")
+        stand.send("five")
+        stand.expect_reply("Done")
+        stand.send("again")
+        stand.expect_reply("Step 1")  # the default scene starts over
+        stand.send("/next")
+        stand.expect_reply("Step 2. Via command")
+
+
+def test_telegraf_mini_apps() -> None:
+    with example("telegraf_mini_apps.js") as run:
+        stand = run.stand
+        stand.send("/link")
+        launch = stand.expect_reply("Launch")
+        assert launch.entities == (
+            {"type": "text_link", "offset": 0, "length": 6, "url": "https://t.me/$botname/$appname?startapp=$command"},
+        )
+        stand.send("/inlinekb")
+        inline = stand.expect_reply("Launch mini app from inline keyboard!")
+        assert inline.raw["keyboard"][0][0]["web_app"] == {"url": "https://feathers.studio/telegraf/webapp/example"}
+        stand.send("/keyboard")
+        keyboard = stand.expect_reply("Launch mini app from keyboard!")
+        (button,) = keyboard.raw["reply_keyboard"]["keyboard"][0]
+        assert button["web_app"] == {"url": "https://feathers.studio/telegraf/webapp/example"}
+        stand.send("/setmenu")
+        (menu,) = stand.wait_call("setChatMenuButton")
+        assert menu.ok, menu
+        stand.inline_mode(True)
+        answer = stand.inline("app")
+        assert answer["results"] == []
+        assert answer["button"] == {
+            "text": "Launch",
+            "web_app": {"url": "https://feathers.studio/telegraf/webapp/example"},
+        }
+
+
+def test_telegraf_webhook_bot(files: str) -> None:
+    with example("telegraf_webhook.js", webhook=True, IMAGE_URL=f"{files}/photo.png") as run:
+        stand = run.stand
+        hook = sim_get(stand, "/sim/webhook")["webhook"]
+        assert hook["url"].startswith("http://127.0.0.1:"), hook
+        assert "/telegraf/" in hook["url"], hook
+        stand.send("hi there")
+        stand.expect_reply("Hello")
+        stand.send("/hello")
+        stand.expect_reply("Hello, friend!")
+        stand.send("/image")
+        assert stand.wait_for_reply().kind == "photo"
