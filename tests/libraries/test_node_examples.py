@@ -486,13 +486,6 @@ def test_telegraf_scenes_enter_echo_and_leave() -> None:
         stand = run.stand
         stand.send("hello")
         stand.expect_reply("Try /echo or /greeter")
-        stand.send("/greeter")
-        stand.expect_reply("Hi")
-        stand.send("what?")
-        stand.expect_reply(html="Send <code>hi</code>")
-        stand.send("hi")
-        stand.expect_reply("Bye")  # entering a scene leaves the current one first
-        stand.expect_reply("Hi")
         stand.send("/echo")
         stand.expect_reply("echo scene")
         stand.send("ping")
@@ -503,6 +496,15 @@ def test_telegraf_scenes_enter_echo_and_leave() -> None:
         stand.expect_reply("exiting echo scene")
         stand.send("ping")
         stand.expect_reply("Try /echo or /greeter")
+        stand.send("/greeter")
+        stand.expect_reply("Hi")
+        stand.send("what?")
+        stand.expect_reply(html="Send <code>hi</code>")
+        stand.send("hi")
+        stand.expect_reply("Bye")  # entering a scene leaves the current one first
+        stand.expect_reply("Hi")
+        stand.send("/echo")
+        stand.expect_reply(html="Send <code>hi</code>")  # the greeter scene takes every message until its ttl
 
 
 def test_telegraf_wizard_walks_five_steps() -> None:
