@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import subprocess
 import threading
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -569,3 +571,104 @@ def test_telegraf_webhook_bot(files: str) -> None:
         stand.expect_reply("Hello, friend!")
         stand.send("/image")
         assert stand.wait_for_reply().kind == "photo"
+
+
+# ---------------------------------------------------------------------------------------------------- grammY
+
+
+def test_grammy_echo_bot() -> None:
+    with example("grammy_echo.js") as run:
+        run.stand.send("Hello, grammY")
+        run.stand.expect_reply("Hello, grammY")
+        run.stand.share(location={"latitude": 1.5, "longitude": 2.5})
+        run.stand.expect_no_reply(within=0.3)  # message:text only
+        run.stand.send("again")
+        run.stand.expect_reply("again")
+
+
+def test_grammy_send_message_to_a_user_by_id() -> None:
+    require_node(NODE_DIR, "the Node example bots")
+    script = ["node", str(EXAMPLES / "grammy_send_message.js")]
+    with ThreadedStand(Options(poll_max=1.0)) as served:
+        stand = StandClient(served.url)
+        env = bot_environment(stand.url)
+        stand.send("/start")  # the person has started the bot: it may write to them
+        done = subprocess.run(script, env={**os.environ, **env, "USER_ID": str(ALICE)}, capture_output=True, timeout=30)
+        assert done.returncode == 0, done.stderr
+        stand.expect_reply("I wrote a Telegram bot!")
+        # The example's user 1234 has never written to the bot. Telegram refuses that send (chat not found, or the
+        # bot can't initiate the conversation); the stand makes the private chat on first use (docs/world.md).
+        with BotProcess(script, env={**env, "USER_ID": "1234"}, cwd=EXAMPLES):
+            (sent,) = stand.wait_call("sendMessage", since=stand.outbox()[-1].seq)
+            assert sent.params["chat_id"] == "1234"
+
+
+def bot_username(run: Run) -> str:
+    return str(run.sim("GET", "/sim/bots")["bots"][0]["username"])
+
+
+def test_grammy_stats_counts_messages_and_edits() -> None:
+    with example("grammy_stats.js") as run:
+        stand = run.stand
+        stand.send("/start")
+        stand.expect_reply("Hi there! I will count the messages in this chat so you can get your /stats!")
+        sent = stand.send("one")
+        stand.edit(sent.message_id, "one, edited")
+        stand.send("/stats")
+        stand.expect_reply(
+            html="You sent <b>4 messages</b> since I'm here! You edited messages <b>1 times</b>—that is "
+            "<b>0.25 edits</b> per message on average!"
+        )
+        club = run.sim("POST", "/sim/chats", {"type": "group", "title": "Club", "members": [f"@{bot_username(run)}"]})
+        stand.expect_reply(
+            "Hi everyone! I will count the messages in this chat so you can get your /stats!", chat=club["chat_id"]
+        )
+
+
+def test_grammy_stats_lazy_counts_photos() -> None:
+    with example("grammy_stats_lazy.js") as run:
+        stand = run.stand
+        stand.send("/start")
+        stand.expect_reply("Hi there! I will count the photos in this chat so you can get your /stats!")
+        stand.send_photo(image(), name="a.png")
+        stand.send_photo(image(color="blue"), name="b.png")
+        stand.send("/stats")
+        stand.expect_reply(html="You sent <b>2 photos</b> since I'm here!")
+        club = run.sim("POST", "/sim/chats", {"type": "group", "title": "Club", "members": [f"@{bot_username(run)}"]})
+        stand.expect_reply(
+            "Hi everyone! I will count the photos in this chat so you can get your /stats!", chat=club["chat_id"]
+        )
+
+
+def test_grammy_scaling_routes_a_sum_and_a_product() -> None:
+    with example("grammy_scaling.js") as run:
+        stand = run.stand
+        stand.send("hello")
+        stand.expect_reply("Not a recognised input. If you need help, do /help.")
+        stand.send("/help")
+        stand.expect_reply("To add numbers, do /add. To multiply numbers, do /multiply.")
+        stand.send("/add")
+        stand.expect_reply("Send me the first number to add.")
+        stand.send("two")
+        stand.expect_reply("Please provide a valid number.")
+        stand.send("2")
+        stand.expect_reply("Please provide the next number to add.")
+        stand.send("40")
+        stand.expect_reply("The result of adding the numbers is 42")
+        stand.send("/multiply")
+        stand.expect_reply("Send me the first number to multiply.")
+        stand.send("6")
+        stand.expect_reply("Please provide the next number to multiply.")
+        stand.send("7")
+        stand.expect_reply("The result of multiplying the numbers is 42")
+
+
+def test_grammy_webhook_bot() -> None:
+    with example("grammy_webhook.js", webhook=True) as run:
+        stand = run.stand
+        hook = sim_get(stand, "/sim/webhook")["webhook"]
+        assert hook["secret_token"] == "grammy-secret", hook
+        stand.send("/start")
+        stand.expect_reply("Hi, I'm run faster than you :)")
+        stand.send("fast?")
+        stand.expect_reply("You said: fast?")
