@@ -103,6 +103,13 @@ def example(
                 raise AssertionError(f"{e}\n--- {script} output ---\n{bot.output()}") from None
 
 
+def exchange(stand: StandClient, *steps: tuple[str, str]) -> None:
+    """The person sends each text and the bot's next message reads the answer."""
+    for text, answer in steps:
+        stand.send(text)
+        stand.expect_reply(answer)
+
+
 def image(fmt: str = "PNG", size: tuple[int, int] = (40, 30), color: str = "red") -> bytes:
     out = io.BytesIO()
     Image.new("RGB", size, color).save(out, fmt)
@@ -153,10 +160,7 @@ def files() -> Iterator[str]:
 def test_telegraf_echo_bot_copies_with_a_keyboard_and_deletes_the_copy() -> None:
     with example("telegraf_echo.js") as run:
         stand = run.stand
-        stand.send("/start")
-        stand.expect_reply("Hello")
-        stand.send("/help")
-        stand.expect_reply("Help message")
+        exchange(stand, ("/start", "Hello"), ("/help", "Help message"))
         stand.send("echo me")
         copy = stand.expect_reply("echo me")
         assert copy.keyboard == (("❤️", "Delete"),)
@@ -169,10 +173,11 @@ def test_telegraf_echo_bot_copies_with_a_keyboard_and_deletes_the_copy() -> None
 def test_telegraf_modules_set_and_list_commands_and_roll_a_dice() -> None:
     with example("telegraf_modules.js") as run:
         stand = run.stand
-        stand.send("/settings")
-        stand.expect_reply("Ok")
-        stand.send("/help")
-        stand.expect_reply("/foo - foo description\n/bar - bar description\n/baz - baz description")
+        exchange(
+            stand,
+            ("/settings", "Ok"),
+            ("/help", "/foo - foo description\n/bar - bar description\n/baz - baz description"),
+        )
         stand.send("/start")
         dice = stand.wait_for_reply()
         assert dice.kind == "dice", dice
@@ -184,10 +189,7 @@ def test_telegraf_modules_set_and_list_commands_and_roll_a_dice() -> None:
 def test_telegraf_custom_context_sees_the_update_and_replies() -> None:
     with example("telegraf_custom_context.js") as run:
         stand = run.stand
-        stand.send("/start")
-        stand.expect_reply("Hello")
-        stand.send("/help")
-        stand.expect_reply("Help message")
+        exchange(stand, ("/start", "Hello"), ("/help", "Help message"))
         updates = run.logged("Creating context for ")
         assert [u["message"]["text"] for u in updates] == ["/start", "/help"]
         first = updates[0]["message"]
@@ -235,10 +237,7 @@ def test_telegraf_example_bot(files: str) -> None:
         assert stand.wait_for_reply().kind == "photo"
         stand.send("/cat2")
         assert stand.wait_for_reply().content is not None
-        stand.send("/foo")
-        stand.expect_reply("http://coub.com/view/9cjmt")
-        stand.send("reverse abc")
-        stand.expect_reply("cba")
+        exchange(stand, ("/foo", "http://coub.com/view/9cjmt"), ("reverse abc", "cba"))
         stand.send("where am I?")
         location = stand.wait_for_reply()
         assert location.kind == "location", location
@@ -486,20 +485,10 @@ def test_telegraf_shop_bot() -> None:
 def test_telegraf_scenes_enter_echo_and_leave() -> None:
     with example("telegraf_scenes.js") as run:
         stand = run.stand
-        stand.send("hello")
-        stand.expect_reply("Try /echo or /greeter")
-        stand.send("/echo")
-        stand.expect_reply("echo scene")
-        stand.send("ping")
-        stand.expect_reply("ping")
+        exchange(stand, ("hello", "Try /echo or /greeter"), ("/echo", "echo scene"), ("ping", "ping"))
         stand.share(location={"latitude": 1.5, "longitude": 2.5})
         stand.expect_reply("Only text messages please")
-        stand.send("/back")
-        stand.expect_reply("exiting echo scene")
-        stand.send("ping")
-        stand.expect_reply("Try /echo or /greeter")
-        stand.send("/greeter")
-        stand.expect_reply("Hi")
+        exchange(stand, ("/back", "exiting echo scene"), ("ping", "Try /echo or /greeter"), ("/greeter", "Hi"))
         stand.send("what?")
         stand.expect_reply(html="Send <code>hi</code>")
         stand.send("hi")
@@ -522,10 +511,7 @@ def test_telegraf_wizard_walks_five_steps() -> None:
         stand.send("three")
         step3 = stand.expect_reply(containing="[ctx] Step 3.\nYour random myWizardSessionProp is ")
         assert 0 <= int(step3.text.rsplit(" ", 1)[1]) < 10
-        stand.send("four")
-        stand.expect_reply("Step 4")
-        stand.send("five")
-        stand.expect_reply("Done")
+        exchange(stand, ("four", "Step 4"), ("five", "Done"))
         stand.send("again")
         stand.expect_reply("Step 1")  # the default scene starts over
         stand.send("/next")
@@ -565,10 +551,7 @@ def test_telegraf_webhook_bot(files: str) -> None:
         hook = sim_get(stand, "/sim/webhook")["webhook"]
         assert hook["url"].startswith("http://127.0.0.1:"), hook
         assert "/telegraf/" in hook["url"], hook
-        stand.send("hi there")
-        stand.expect_reply("Hello")
-        stand.send("/hello")
-        stand.expect_reply("Hello, friend!")
+        exchange(stand, ("hi there", "Hello"), ("/hello", "Hello, friend!"))
         stand.send("/image")
         assert stand.wait_for_reply().kind == "photo"
 
@@ -603,15 +586,23 @@ def test_grammy_send_message_to_a_user_by_id() -> None:
             assert sent.params["chat_id"] == "1234"
 
 
-def bot_username(run: Run) -> str:
-    return str(run.sim("GET", "/sim/bots")["bots"][0]["username"])
+def greeted_in_private(run: Run, counted: str) -> None:
+    run.stand.send("/start")
+    run.stand.expect_reply(f"Hi there! I will count the {counted} in this chat so you can get your /stats!")
+
+
+def greeted_in_a_group(run: Run, counted: str) -> None:
+    """The bot is put in a new group: ``:new_chat_members:me`` greets it."""
+    username = run.sim("GET", "/sim/bots")["bots"][0]["username"]
+    club = run.sim("POST", "/sim/chats", {"type": "group", "title": "Club", "members": [f"@{username}"]})
+    greeting = f"Hi everyone! I will count the {counted} in this chat so you can get your /stats!"
+    run.stand.expect_reply(greeting, chat=club["chat_id"])
 
 
 def test_grammy_stats_counts_messages_and_edits() -> None:
     with example("grammy_stats.js") as run:
         stand = run.stand
-        stand.send("/start")
-        stand.expect_reply("Hi there! I will count the messages in this chat so you can get your /stats!")
+        greeted_in_private(run, "messages")
         sent = stand.send("one")
         stand.edit(sent.message_id, "one, edited")
         stand.send("/stats")
@@ -619,48 +610,35 @@ def test_grammy_stats_counts_messages_and_edits() -> None:
             html="You sent <b>4 messages</b> since I'm here! You edited messages <b>1 times</b>—that is "
             "<b>0.25 edits</b> per message on average!"
         )
-        club = run.sim("POST", "/sim/chats", {"type": "group", "title": "Club", "members": [f"@{bot_username(run)}"]})
-        stand.expect_reply(
-            "Hi everyone! I will count the messages in this chat so you can get your /stats!", chat=club["chat_id"]
-        )
+        greeted_in_a_group(run, "messages")
 
 
 def test_grammy_stats_lazy_counts_photos() -> None:
     with example("grammy_stats_lazy.js") as run:
         stand = run.stand
-        stand.send("/start")
-        stand.expect_reply("Hi there! I will count the photos in this chat so you can get your /stats!")
+        greeted_in_private(run, "photos")
         stand.send_photo(image(), name="a.png")
         stand.send_photo(image(color="blue"), name="b.png")
         stand.send("/stats")
         stand.expect_reply(html="You sent <b>2 photos</b> since I'm here!")
-        club = run.sim("POST", "/sim/chats", {"type": "group", "title": "Club", "members": [f"@{bot_username(run)}"]})
-        stand.expect_reply(
-            "Hi everyone! I will count the photos in this chat so you can get your /stats!", chat=club["chat_id"]
-        )
+        greeted_in_a_group(run, "photos")
 
 
 def test_grammy_scaling_routes_a_sum_and_a_product() -> None:
     with example("grammy_scaling.js") as run:
         stand = run.stand
-        stand.send("hello")
-        stand.expect_reply("Not a recognised input. If you need help, do /help.")
-        stand.send("/help")
-        stand.expect_reply("To add numbers, do /add. To multiply numbers, do /multiply.")
-        stand.send("/add")
-        stand.expect_reply("Send me the first number to add.")
-        stand.send("two")
-        stand.expect_reply("Please provide a valid number.")
-        stand.send("2")
-        stand.expect_reply("Please provide the next number to add.")
-        stand.send("40")
-        stand.expect_reply("The result of adding the numbers is 42")
-        stand.send("/multiply")
-        stand.expect_reply("Send me the first number to multiply.")
-        stand.send("6")
-        stand.expect_reply("Please provide the next number to multiply.")
-        stand.send("7")
-        stand.expect_reply("The result of multiplying the numbers is 42")
+        exchange(
+            stand,
+            ("hello", "Not a recognised input. If you need help, do /help."),
+            ("/help", "To add numbers, do /add. To multiply numbers, do /multiply."),
+            ("/add", "Send me the first number to add."),
+            ("two", "Please provide a valid number."),
+            ("2", "Please provide the next number to add."),
+            ("40", "The result of adding the numbers is 42"),
+            ("/multiply", "Send me the first number to multiply."),
+            ("6", "Please provide the next number to multiply."),
+            ("7", "The result of multiplying the numbers is 42"),
+        )
 
 
 def test_grammy_webhook_bot() -> None:
@@ -668,7 +646,4 @@ def test_grammy_webhook_bot() -> None:
         stand = run.stand
         hook = sim_get(stand, "/sim/webhook")["webhook"]
         assert hook["secret_token"] == "grammy-secret", hook
-        stand.send("/start")
-        stand.expect_reply("Hi, I'm run faster than you :)")
-        stand.send("fast?")
-        stand.expect_reply("You said: fast?")
+        exchange(stand, ("/start", "Hi, I'm run faster than you :)"), ("fast?", "You said: fast?"))
