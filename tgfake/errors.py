@@ -55,7 +55,7 @@ DATE_INVALID = "Bad Request: invalid date specified"
 
 # --- keyboards ---------------------------------------------------------------------------------------------------
 KEYBOARD_NOT_ARRAY = 'Bad Request: Field "inline_keyboard" must be of type Array'
-TEXT_BUTTONS = "Bad Request: Text buttons are not allowed in the inline keyboard"
+TEXT_BUTTONS = "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
 BUTTON_TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
 BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
 BUTTON_PROBLEM = "Bad Request: inline keyboard button {problem}"  # a url (td's check_link) or a Mini App address

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tests.conftest import Wire
 from tgfake.text.links import LinkError, check_link
 
-TEXT_BUTTONS = "Bad Request: Text buttons are not allowed in the inline keyboard"
+TEXT_BUTTONS = "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
 TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
 DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
 NOT_ARRAY = 'Bad Request: Field "inline_keyboard" must be of type Array'

@@ -57,7 +57,7 @@ async def test_message_ids_are_per_chat_and_shared_with_the_person(wire: Wire, c
         ({"chat_id": 4242, "text": "я" * 4097, "reply_markup": BAD_KB}, "Bad Request: message is too long"),
         (
             {"chat_id": 4242, "text": "x", "reply_markup": BAD_KB, "reply_to_message_id": 9},
-            "Bad Request: Text buttons are not allowed in the inline keyboard",
+            "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard",
         ),
         ({"chat_id": 4242, "text": "x", "reply_to_message_id": 9}, "Bad Request: message to be replied not found"),
         (
@@ -83,7 +83,7 @@ async def test_a_refused_send_stores_and_mints_nothing(wire: Wire) -> None:
     await wire.refused(
         "sendMessage",
         400,
-        "Bad Request: Text buttons are not allowed in the inline keyboard",
+        "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard",
         chat_id=7,
         text="x",
         reply_markup=BAD_KB,
@@ -234,7 +234,7 @@ async def test_edit_message_text_not_modified(wire: Wire) -> None:
         ),
         (
             {"chat_id": 4242, "message_id": 2, "text": "bot", "reply_markup": BAD_KB},
-            "Bad Request: Text buttons are not allowed in the inline keyboard",
+            "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard",
         ),
         ({"chat_id": 4242, "message_id": 2, "text": "bot"}, NOT_MODIFIED),
     ],
@@ -293,7 +293,7 @@ async def test_edit_reply_markup_replaces_and_removes_the_keyboard(wire: Wire, c
         ({"chat_id": 4242, "message_id": 1, "reply_markup": BAD_KB}, "Bad Request: message can't be edited"),
         (
             {"chat_id": 4242, "message_id": 2, "reply_markup": BAD_KB},
-            "Bad Request: Text buttons are not allowed in the inline keyboard",
+            "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard",
         ),
         ({"chat_id": 4242, "message_id": 2, "reply_markup": KB}, NOT_MODIFIED),
     ],

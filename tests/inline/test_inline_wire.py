@@ -244,7 +244,7 @@ async def test_a_query_takes_one_answer_within_its_lifetime(wire: Wire, clock: M
         ),
         (
             json.dumps([article("1", reply_markup={"inline_keyboard": [[{"text": "plain"}]]})]),
-            "Bad Request: Text buttons are not allowed in the inline keyboard",
+            WRAP + "Can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard",
         ),
         (json.dumps([article("1"), article("1")]), "Bad Request: RESULT_ID_DUPLICATE"),
         (json.dumps([article("x" * 65)]), "Bad Request: RESULT_ID_INVALID"),
