@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import telebot
-from telebot import TeleBot, apihelper, asyncio_helper, custom_filters, types
+from telebot import TeleBot, apihelper, asyncio_helper, custom_filters, types, util
 from telebot.async_telebot import AsyncTeleBot
 from telebot.callback_data import CallbackData, CallbackDataFilter
 from telebot.handler_backends import ContinueHandling
@@ -71,12 +71,15 @@ def pointed(wire: Wire) -> Iterator[None]:
 
 
 @contextlib.asynccontextmanager
-async def polling(wire: Wire, bot: TeleBot, **kw: Any) -> AsyncIterator[AsyncStandClient]:
-    """``bot.infinity_polling(**kw)`` in a thread (as the example's last line runs it), and the person; the block
-    starts once the bot polls and ends by ``stop_polling`` (the running long poll returns within a second)."""
+async def polling(
+    wire: Wire, bot: TeleBot, run: str = "infinity_polling", **kw: Any
+) -> AsyncIterator[AsyncStandClient]:
+    """``bot.infinity_polling(**kw)`` (or ``run``: ``polling``) in a thread, as the example's last line runs it, and
+    the person; the block starts once the bot polls and ends by ``stop_polling`` (the long poll returns within a
+    second)."""
     kw = {"timeout": 5, "long_polling_timeout": 1, **kw}
     with pointed(wire):
-        thread = threading.Thread(target=bot.infinity_polling, kwargs=kw, daemon=True)
+        thread = threading.Thread(target=getattr(bot, run), kwargs=kw, daemon=True)
         thread.start()
         try:
             async with AsyncStandClient(origin(wire)) as person:
@@ -423,3 +426,215 @@ async def test_chat_id_filter_lets_only_listed_chats_in(wire: Wire) -> None:
         await person.expect_reply("You are allowed to use this command.")
         await person.send("/admin", user="bob")
         await person.expect_reply("You are not allowed to use this command", chat=user_id_for("bob"))
+
+
+async def group(wire: Wire, **chat: Any) -> int:
+    """A supergroup made through the sim API (``members``, ``admins``...), its id."""
+    status, made = await wire.sim("POST", "/sim/chats", {"type": "supergroup", "title": "Club", **chat})
+    assert status == 200, made
+    return int(made["chat_id"])
+
+
+# --- custom_filters/general_custom_filters.py --------------------------------------------------------------------
+async def test_general_custom_filters_ask_get_chat_member_for_admins(wire: Wire) -> None:
+    bot = TeleBot(wire.token)
+
+    class MainFilter(custom_filters.AdvancedCustomFilter):
+        key = "text"
+
+        @staticmethod
+        def check(message: types.Message, text: list[str]) -> bool:
+            return message.text in text
+
+    class IsAdmin(custom_filters.SimpleCustomFilter):
+        key = "is_admin"
+
+        @staticmethod
+        def check(message: types.Message) -> bool:
+            assert message.from_user is not None
+            return bot.get_chat_member(message.chat.id, message.from_user.id).status in ["administrator", "creator"]
+
+    @bot.message_handler(is_admin=True, commands=["admin"])
+    def admin_rep(message: types.Message) -> None:
+        bot.send_message(message.chat.id, "Hi admin")
+
+    @bot.message_handler(is_admin=False, commands=["admin"])
+    def not_admin(message: types.Message) -> None:
+        bot.send_message(message.chat.id, "You are not admin")
+
+    @bot.message_handler(text=["hi"])
+    def welcome_hi(message: types.Message) -> None:
+        bot.send_message(message.chat.id, "You said hi")
+
+    @bot.message_handler(text=["bye"])
+    def bye_user(message: types.Message) -> None:
+        bot.send_message(message.chat.id, "You said bye")
+
+    bot.add_custom_filter(MainFilter())
+    bot.add_custom_filter(IsAdmin())
+    async with polling(wire, bot, skip_pending=True) as person:
+        club = await group(wire, members=["bob", "@tgfake_bot"])  # alice made it: its creator
+        await person.send("/admin", chat=club)
+        await person.expect_reply("Hi admin", chat=club)
+        await person.send("/admin", user="bob", chat=club)
+        await person.expect_reply("You are not admin", chat=club)
+        await person.send("hi")
+        await person.expect_reply("You said hi")
+        await person.send("bye")
+        await person.expect_reply("You said bye")
+        await person.send("/admin")  # a private chat: the person is a plain member of it
+        await person.expect_reply("You are not admin")
+
+
+# --- custom_filters/admin_filter_example.py ---------------------------------------------------------------------
+async def test_admin_filter_answers_supergroup_admins_only(wire: Wire) -> None:
+    bot = TeleBot(wire.token)
+
+    @bot.message_handler(chat_types=["supergroup"], is_chat_admin=True)
+    def answer_for_admin(message: types.Message) -> None:
+        bot.send_message(message.chat.id, "hello my admin")
+
+    bot.add_custom_filter(custom_filters.IsAdminFilter(bot))
+    async with polling(wire, bot) as person:
+        club = await group(wire, members=["bob"], admins=["@tgfake_bot"])  # an admin bot sees every message
+        await person.send("hello", user="bob", chat=club)
+        await person.send("hello", chat=club)
+        admin = await person.expect_reply("hello my admin", chat=club)
+        await person.send("hello")
+        await person.expect_no_reply(within=0.2)
+        assert [m.text for m in await person.messages(club) if m.from_bot] == [admin.text]
+
+
+# --- chat_member_example.py -------------------------------------------------------------------------------------
+def chat_member_bot(wire: Wire) -> TeleBot:
+    bot = TeleBot(wire.token)
+
+    @bot.chat_member_handler()
+    def chat_m(message: types.ChatMemberUpdated) -> None:
+        new = message.new_chat_member
+        if new.status == "member":
+            bot.send_message(message.chat.id, f"Hello {new.user.first_name}!")
+
+    @bot.my_chat_member_handler()
+    def my_chat_m(message: types.ChatMemberUpdated) -> None:
+        if message.new_chat_member.status == "member":
+            bot.send_message(message.chat.id, "Somebody added me to group")
+            bot.leave_chat(message.chat.id)
+
+    @bot.message_handler(content_types=util.content_type_service)
+    def delall(message: types.Message) -> None:
+        bot.delete_message(message.chat.id, message.message_id)
+
+    @bot.message_handler(commands=["set_tag"])
+    def set_tag(message: types.Message) -> None:
+        tag = util.extract_arguments(message.text)  # type: ignore[arg-type]  # a command's text
+        if not tag:
+            bot.reply_to(message, "Usage: /set_tag your_tag")
+            return
+        assert message.from_user is not None
+        bot.set_chat_member_tag(message.chat.id, message.from_user.id, tag=tag)
+        bot.reply_to(message, f"Tag updated: {tag}")
+
+    return bot
+
+
+async def test_chat_member_example_welcomes_deletes_service_messages_and_tags(wire: Wire) -> None:
+    async with polling(wire, chat_member_bot(wire), allowed_updates=util.update_types) as person:
+        club = await group(wire, admins=["@tgfake_bot"])
+        status, joined = await wire.sim("POST", f"/sim/chats/{club}/join", {"user": "bob"})
+        assert status == 200, joined
+        await person.expect_reply("Hello Bob!", chat=club)
+        deletes = await person.wait_call("deleteMessage")
+        assert all(d.ok for d in deletes), [d.line() for d in deletes]
+        [joined_note] = [m for m in await person.messages(club) if m.kind == "service" and m.username == "bob"]
+        assert joined_note.deleted
+        await person.send("/set_tag", chat=club)
+        await person.expect_reply("Usage: /set_tag your_tag", chat=club)
+        await person.send("/set_tag Writer", chat=club)
+        await person.expect_reply("Tag updated: Writer", chat=club)
+    assert refusals(wire) == []
+
+
+async def test_chat_member_example_leaves_a_group_it_was_added_to(wire: Wire, complaints: Complaints) -> None:
+    async with polling(wire, chat_member_bot(wire), allowed_updates=util.update_types) as person:
+        club = await group(wire, members=["@tgfake_bot"])
+        await person.expect_reply("Somebody added me to group", chat=club)
+        [left] = await person.wait_call("leaveChat")
+        assert left.ok, left.line()
+        [delete] = await person.wait_call("deleteMessage")
+    # The service message of its own arrival is alice's: a member bot may not delete it (or has left already).
+    assert (delete.status, delete.response["description"]) in {
+        (400, "Bad Request: message can't be deleted"),
+        (403, "Forbidden: bot is not a member of the supergroup chat"),
+    }
+    assert [r.getMessage().rsplit("Description: ", 1)[-1] for r in complaints.records] == [
+        delete.response["description"]
+    ]
+    complaints.records.clear()
+
+
+# --- chat_join_request.py ---------------------------------------------------------------------------------------
+async def test_chat_join_request_is_approved(wire: Wire) -> None:
+    bot = TeleBot(wire.token)
+
+    @bot.chat_join_request_handler()
+    def make_some(message: types.ChatJoinRequest) -> None:
+        bot.send_message(message.chat.id, "I accepted a new user!")
+        bot.approve_chat_join_request(message.chat.id, message.from_user.id)
+
+    async with polling(wire, bot, allowed_updates=util.update_types) as person:
+        club = await group(wire, admins=["@tgfake_bot"])
+        status, asked = await wire.sim("POST", f"/sim/chats/{club}/join-request", {"user": "bob"})
+        assert status == 200, asked
+        await person.expect_reply("I accepted a new user!", chat=club)
+        [approved] = await person.wait_call("approveChatJoinRequest")
+        assert (approved.ok, approved.params["user_id"]) == (True, str(user_id_for("bob")))
+        await person.send("I am in", user="bob", chat=club)
+    assert refusals(wire) == []
+
+
+# --- inline_example.py ------------------------------------------------------------------------------------------
+KITTEN = "https://raw.githubusercontent.com/eternnoir/pyTelegramBotAPI/master/examples/detailed_example/kitten.jpg"
+ROOSTER = "https://raw.githubusercontent.com/eternnoir/pyTelegramBotAPI/master/examples/detailed_example/rooster.jpg"
+VIDEO_URL = "https://github.com/eternnoir/pyTelegramBotAPI/blob/master/tests/test_data/test_video.mp4?raw=true"
+
+
+async def test_inline_example_answers_articles_photos_and_a_video(wire: Wire) -> None:
+    bot = TeleBot(wire.token)
+
+    @bot.inline_handler(lambda query: query.query == "text")
+    def query_text(inline_query: types.InlineQuery) -> None:
+        r = types.InlineQueryResultArticle("1", "Result1", types.InputTextMessageContent("hi"))
+        r2 = types.InlineQueryResultArticle("2", "Result2", types.InputTextMessageContent("hi"))
+        bot.answer_inline_query(inline_query.id, [r, r2])
+
+    @bot.inline_handler(lambda query: query.query == "photo1")
+    def query_photo(inline_query: types.InlineQuery) -> None:
+        r = types.InlineQueryResultPhoto("1", KITTEN, KITTEN, input_message_content=types.InputTextMessageContent("hi"))
+        r2 = types.InlineQueryResultPhoto("2", ROOSTER, ROOSTER)
+        bot.answer_inline_query(inline_query.id, [r, r2], cache_time=1)
+
+    @bot.inline_handler(lambda query: query.query == "video")
+    def query_video(inline_query: types.InlineQuery) -> None:
+        r = types.InlineQueryResultVideo("1", VIDEO_URL, "video/mp4", ROOSTER, "Title")
+        bot.answer_inline_query(inline_query.id, [r])
+
+    @bot.inline_handler(lambda query: len(query.query) == 0)
+    def default_query(inline_query: types.InlineQuery) -> None:
+        r = types.InlineQueryResultArticle("1", "default", types.InputTextMessageContent("default"))
+        bot.answer_inline_query(inline_query.id, [r])
+
+    async with polling(wire, bot) as person:
+        await person.inline_mode(True)
+        texts = await person.inline("text")
+        assert [(r["type"], r["title"]) for r in texts["results"]] == [("article", "Result1"), ("article", "Result2")]
+        chosen = await person.choose("2")
+        [sent] = [m for m in await person.messages() if m.message_id == chosen.message_id]
+        assert (sent.text, sent.raw.get("via_bot")) == ("hi", "tgfake_bot"), sent.raw
+        photos = await person.inline("photo1")
+        assert [(r["type"], r["photo_url"]) for r in photos["results"]] == [("photo", KITTEN), ("photo", ROOSTER)]
+        video = await person.inline("video")
+        assert [(r["type"], r["mime_type"], r["title"]) for r in video["results"]] == [("video", "video/mp4", "Title")]
+        default = await person.inline("")
+        assert [r["title"] for r in default["results"]] == ["default"]
+    assert refusals(wire) == []
