@@ -8,20 +8,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import threading
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import telebot
-from telebot import TeleBot, apihelper, asyncio_helper, custom_filters, types, util
+from telebot import TeleBot, apihelper, asyncio_helper, custom_filters, formatting, types, util
 from telebot.async_telebot import AsyncTeleBot
 from telebot.callback_data import CallbackData, CallbackDataFilter
 from telebot.handler_backends import ContinueHandling
 
 from tests.conftest import Wire
 from tests.contract.running import origin
+from tests.media.test_person_media import OGG
 from tgfake.testing import AsyncStandClient
 from tgfake.world.people import user_id_for
 
@@ -638,3 +641,392 @@ async def test_inline_example_answers_articles_photos_and_a_video(wire: Wire) ->
         default = await person.inline("")
         assert [r["title"] for r in default["results"]] == ["default"]
     assert refusals(wire) == []
+
+
+# --- payments_example.py ----------------------------------------------------------------------------------------
+async def test_payments_example_sells_a_time_machine(wire: Wire) -> None:
+    bot = TeleBot(wire.token)
+    prices = invoice_prices = [
+        types.LabeledPrice(label="Working Time Machine", amount=5750),
+        types.LabeledPrice("Gift wrapping", 500),
+    ]
+    shipping_options = [
+        types.ShippingOption(id="instant", title="WorldWide Teleporter").add_price(
+            types.LabeledPrice("Teleporter", 1000)
+        ),
+        types.ShippingOption(id="pickup", title="Local pickup").add_price(types.LabeledPrice("Pickup", 300)),
+    ]
+
+    @bot.message_handler(commands=["buy"])
+    def command_pay(message: types.Message) -> None:
+        bot.send_message(
+            message.chat.id,
+            "Use this test card number to pay for your Time Machine: `4242 4242 4242 4242`",
+            parse_mode="Markdown",
+        )
+        bot.send_invoice(
+            message.chat.id,
+            "Working Time Machine",
+            "Want to visit your great-great-great-grandparents?",
+            "HAPPY FRIDAYS COUPON",
+            "1234567890:TEST:AAAABBBBCCCCDDDD",
+            "usd",
+            prices,
+            photo_url="http://erkelzaar.tsudao.com/models/perrotta/TIME_MACHINE.jpg",
+            photo_height=512,
+            photo_width=512,
+            photo_size=512,
+            is_flexible=False,
+            start_parameter="time-machine-example",
+        )
+
+    @bot.shipping_query_handler(func=lambda query: True)
+    def shipping(shipping_query: types.ShippingQuery) -> None:
+        bot.answer_shipping_query(shipping_query.id, ok=True, shipping_options=shipping_options, error_message="x")
+
+    @bot.pre_checkout_query_handler(func=lambda query: True)
+    def checkout(pre_checkout_query: types.PreCheckoutQuery) -> None:
+        bot.answer_pre_checkout_query(pre_checkout_query.id, ok=True, error_message="Aliens tried to steal your CVV")
+
+    @bot.message_handler(content_types=["successful_payment"])
+    def got_payment(message: types.Message) -> None:
+        paid = message.successful_payment
+        assert paid is not None
+        bot.send_message(
+            message.chat.id,
+            f"Hoooooray! Thanks for payment! We will proceed your order for `{paid.total_amount / 100} "
+            f"{paid.currency}` as fast as possible!",
+            parse_mode="Markdown",
+        )
+
+    async with polling(wire, bot, skip_pending=True) as person:
+        await person.send("/buy")
+        card = await person.expect_reply("Use this test card number to pay for your Time Machine: 4242 4242 4242 4242")
+        assert [e["type"] for e in card.entities] == ["code"]
+        invoice = await person.expect_reply()
+        assert invoice.raw["service"]["invoice"]["total_amount"] == sum(p.amount for p in invoice_prices), invoice.raw
+        status, paid = await wire.sim("POST", "/sim/pay", {"message_id": invoice.message_id})
+        assert (status, paid["status"], paid["total_amount"]) == (200, "paid", 6250), paid
+        thanks = await person.expect_reply(containing="Hoooooray!")
+        assert "62.5 usd" in thanks.text.lower()  # the currency as sendInvoice named it
+    assert refusals(wire) == []
+
+
+# --- stars_payment.py -------------------------------------------------------------------------------------------
+STARS = {"10 Stars": 10, "50 Stars": 45, "100 Stars": 80, "500 Stars": 350}
+
+
+async def test_stars_payment_from_a_reply_keyboard(wire: Wire) -> None:
+    bot = TeleBot(wire.token)
+
+    @bot.message_handler(commands=["start"])
+    def send_welcome(message: types.Message) -> None:
+        markup = types.ReplyKeyboardMarkup(row_width=2)
+        markup.add(*[types.KeyboardButton(product) for product in STARS])
+        bot.reply_to(
+            message, "Welcome to Stars Payment Bot!\nPlease select amount of stars to purchase:", reply_markup=markup
+        )
+
+    @bot.message_handler(func=lambda message: message.text in STARS)
+    def handle_product_selection(message: types.Message) -> None:
+        product = message.text
+        assert product is not None
+        bot.send_invoice(
+            message.chat.id,
+            title=f"Purchase {product}",
+            description=f"Buy {product} for your account",
+            provider_token="",
+            currency="XTR",
+            prices=[types.LabeledPrice(label=product, amount=STARS[product])],
+            start_parameter="stars-payment",
+            invoice_payload=product,
+        )
+
+    @bot.pre_checkout_query_handler(func=lambda query: True)
+    def process_pre_checkout_query(pre_checkout_query: types.PreCheckoutQuery) -> None:
+        bot.answer_pre_checkout_query(pre_checkout_query.id, ok=True)
+
+    @bot.message_handler(content_types=["successful_payment"])
+    def handle_successful_payment(message: types.Message) -> None:
+        assert message.successful_payment is not None
+        bot.reply_to(message, f"Payment for {message.successful_payment.invoice_payload} successful!")
+
+    async with polling(wire, bot, run="polling") as person:
+        await person.send("/start")
+        menu = await person.expect_reply("Welcome to Stars Payment Bot!\nPlease select amount of stars to purchase:")
+        assert menu.reply_keyboard == (("10 Stars", "50 Stars"), ("100 Stars", "500 Stars"))
+        await person.press("50 Stars")
+        invoice = await person.expect_reply()
+        assert invoice.raw["service"]["invoice"]["currency"] == "XTR", invoice.raw
+        status, paid = await wire.sim("POST", "/sim/pay", {"message_id": invoice.message_id})
+        assert (status, paid["status"], paid["total_amount"]) == (200, "paid", 45), paid
+        await person.expect_reply("Payment for 50 Stars successful!")
+    assert refusals(wire) == []
+
+
+# --- step_example.py --------------------------------------------------------------------------------------------
+async def test_step_example_chains_next_step_handlers(wire: Wire, tmp_path: Path) -> None:
+    bot = TeleBot(wire.token)
+    users: dict[int, dict[str, str]] = {}
+
+    @bot.message_handler(commands=["help", "start"])
+    def send_welcome(message: types.Message) -> None:
+        msg = bot.reply_to(message, "Hi there, I am Example bot.\nWhat's your name?\n")
+        bot.register_next_step_handler(msg, process_name_step)
+
+    def process_name_step(message: types.Message) -> None:
+        users[message.chat.id] = {"name": str(message.text)}
+        msg = bot.reply_to(message, "How old are you?")
+        bot.register_next_step_handler(msg, process_age_step)
+
+    def process_age_step(message: types.Message) -> None:
+        age = str(message.text)
+        if not age.isdigit():
+            msg = bot.reply_to(message, "Age should be a number. How old are you?")
+            bot.register_next_step_handler(msg, process_age_step)
+            return
+        users[message.chat.id]["age"] = age
+        markup = types.ReplyKeyboardMarkup(one_time_keyboard=True)
+        markup.add("Male", "Female")
+        msg = bot.reply_to(message, "What is your gender", reply_markup=markup)
+        bot.register_next_step_handler(msg, process_sex_step)
+
+    def process_sex_step(message: types.Message) -> None:
+        user = users[message.chat.id]
+        bot.send_message(message.chat.id, f"Nice to meet you {user['name']}\n Age:{user['age']}\n Sex:{message.text}")
+
+    saves = str(tmp_path / "step.save")  # the example's default is ./.handler-saves/step.save
+    bot.enable_save_next_step_handlers(delay=2, filename=saves)
+    bot.load_next_step_handlers(filename=saves)
+    async with polling(wire, bot) as person:
+        await person.send("/start")
+        await person.expect_reply("Hi there, I am Example bot.\nWhat's your name?")
+        await person.send("Ann")
+        await person.expect_reply("How old are you?")
+        await person.send("old")
+        await person.expect_reply("Age should be a number. How old are you?")
+        await person.send("30")
+        gender = await person.expect_reply("What is your gender")
+        assert gender.reply_keyboard == (("Male", "Female"),)
+        await person.press("Female")
+        await person.expect_reply("Nice to meet you Ann\n Age:30\n Sex:Female")
+
+
+# --- reply_keyboard_markup_example.py ---------------------------------------------------------------------------
+KEYS = list("1234567890qwertyuiopasdfghjklzxcvbnm")
+SYMBOLS = list("1234567890!@#$%^&*()'\"/\\,.;:")
+
+
+def keyboard(key_type: str = "Normal") -> types.ReplyKeyboardMarkup:
+    markup = types.ReplyKeyboardMarkup(row_width=10)
+    keys = SYMBOLS if key_type == "Symbols" else [k.upper() for k in KEYS] if key_type == "Caps" else KEYS
+    cuts = (0, 10, 20, 28) if key_type == "Symbols" else (0, 10, 20, 29, 36)
+    for a, b in itertools.pairwise(cuts):
+        markup.add(*[types.KeyboardButton(x) for x in keys[a:b]])
+    last = {"Normal": ("Caps Lock", "Symbols"), "Symbols": ("Caps Lock", "Normal"), "Caps": ("Normal", "Symbols")}
+    markup.add(*[types.KeyboardButton(x) for x in (*last[key_type], "🔙Delete", "✅Done")])
+    return markup
+
+
+async def test_reply_keyboard_markup_switches_layouts_and_removes_itself(wire: Wire) -> None:
+    bot = TeleBot(wire.token)
+
+    @bot.message_handler(commands=["start"])
+    def start_message(message: types.Message) -> None:
+        bot.send_message(message.chat.id, "You can use the keyboard", reply_markup=keyboard())
+
+    @bot.message_handler(func=lambda message: True)
+    def all_messages(message: types.Message) -> None:
+        assert message.from_user is not None
+        if message.text == "✅Done":
+            bot.send_message(message.from_user.id, "Done with Keyboard", reply_markup=types.ReplyKeyboardRemove())
+        elif message.text == "Symbols":
+            bot.send_message(message.from_user.id, "Special characters", reply_markup=keyboard("Symbols"))
+        elif message.text == "Caps Lock":
+            bot.send_message(message.from_user.id, "Caps Lock", reply_markup=keyboard("Caps"))
+        elif message.text == "🔙Delete":
+            bot.delete_message(message.from_user.id, message.message_id)
+        else:
+            bot.send_message(message.chat.id, str(message.text))
+
+    async with polling(wire, bot) as person:
+        await person.send("/start")
+        normal = await person.expect_reply("You can use the keyboard")
+        assert [len(row) for row in normal.reply_keyboard] == [10, 10, 9, 7, 4]
+        await person.press("q")
+        await person.expect_reply("q")
+        await person.press("Symbols")
+        symbols = await person.expect_reply("Special characters")
+        assert symbols.reply_keyboard[2] == tuple("'\"/\\,.;:")
+        await person.press("Caps Lock")
+        caps = await person.expect_reply("Caps Lock")
+        assert caps.reply_keyboard[0] == tuple("1234567890")
+        assert caps.reply_keyboard[1] == tuple("QWERTYUIOP")
+        pressed = await person.press("🔙Delete")
+        [deleted] = await person.wait_call("deleteMessage")
+        assert deleted.ok, deleted.line()
+        assert [m.deleted for m in await person.messages() if m.message_id == pressed.message_id] == [True]
+        await person.press("✅Done")
+        done = await person.expect_reply("Done with Keyboard")
+        assert done.raw["reply_keyboard"] == {"remove_keyboard": True}
+    assert refusals(wire) == []
+
+
+# --- message_reaction_example.py --------------------------------------------------------------------------------
+async def test_message_reaction_example_reacts_and_reads_reactions(wire: Wire) -> None:
+    bot = TeleBot(wire.token)
+    emo = ["\U0001f525", "\U0001f917", "\U0001f60e"]
+
+    @bot.message_handler(func=lambda message: True)
+    def send_reaction(message: types.Message) -> None:
+        bot.set_message_reaction(message.chat.id, message.id, [types.ReactionTypeEmoji(emo[0])], is_big=False)
+
+    @bot.message_reaction_handler(func=lambda message: True)
+    def get_reactions(message: types.MessageReactionUpdated) -> None:
+        old = [r.emoji for r in message.old_reaction]  # type: ignore[attr-defined]  # emoji reactions here
+        new = [r.emoji for r in message.new_reaction]  # type: ignore[attr-defined]
+        bot.reply_to(message, f"You changed the reaction from {old} to {new}")  # type: ignore[arg-type]
+
+    async with polling(wire, bot, allowed_updates=["message", "message_reaction"]) as person:
+        said = await person.send("hi")
+        [reacted] = await person.wait_call("setMessageReaction")
+        assert reacted.ok, reacted.line()
+        [mine] = [m for m in await person.messages() if m.message_id == said.message_id]
+        assert mine.reactions == {"🔥": 1}
+        await person.react(said.message_id, "👍")
+        answer = await person.expect_reply("You changed the reaction from [] to ['👍']")
+        assert answer.raw["reply_to_message_id"] == said.message_id
+    assert refusals(wire) == []
+
+
+# --- formatting_example.py --------------------------------------------------------------------------------------
+async def test_formatting_example_markdown_v2_html_and_a_date_time_entity(wire: Wire, complaints: Complaints) -> None:
+    bot = TeleBot(wire.token)
+
+    @bot.message_handler(commands=["start"])
+    def start_message(message: types.Message) -> None:
+        assert message.from_user is not None
+        name = message.from_user.first_name
+        markdown = [formatting.mbold, formatting.mitalic, formatting.munderline, formatting.mstrikethrough]
+        marked = formatting.format_text(*[f(name) for f in markdown], formatting.mcode(name), separator=" ")
+        bot.send_message(message.chat.id, marked, parse_mode="MarkdownV2")
+        bot.send_message(message.chat.id, formatting.mbold(name), parse_mode="MarkdownV2")
+        html = [formatting.hbold, formatting.hitalic, formatting.hunderline, formatting.hstrikethrough]
+        tagged = formatting.format_text(
+            *[f(name) for f in html],
+            formatting.hcode(name),
+            formatting.hide_link("https://telegra.ph/file/c158e3a6e2a26a160b253.jpg"),
+            separator=" ",
+        )
+        bot.send_message(message.chat.id, tagged, parse_mode="HTML")
+        bot.send_message(message.chat.id, formatting.hbold(name), parse_mode="HTML")
+        date_text = "2026-03-01 12:00:00"
+        entity = types.MessageEntity(
+            type="date_time",
+            offset=len("Local time: "),
+            length=len(date_text),
+            unix_time=1772366400,
+            date_time_format="short",
+        )
+        bot.send_message(message.chat.id, f"Local time: {date_text}", entities=[entity])
+
+    styles = ["bold", "italic", "underline", "strikethrough", "pre"]  # mcode makes a ``` block
+    async with polling(wire, bot) as person:
+        await person.send("/start")
+        first = await person.expect_reply("Alice Alice Alice Alice Alice")
+        assert [e["type"] for e in first.entities] == styles
+        await person.expect_reply("Alice", html="<b>Alice</b>")
+        third = await person.expect_reply(containing="Alice Alice Alice Alice Alice")
+        assert [e["type"] for e in third.entities] == [*styles[:4], "code", "text_link"]
+        assert third.entities[-1]["url"] == "https://telegra.ph/file/c158e3a6e2a26a160b253.jpg"
+        await person.expect_reply("Alice", html="<b>Alice</b>")
+        # date_time_format "short" is not Telegram's: only r/R, or letters of t, T, d, D, w, W (Client.cpp).
+        await until(lambda: bool(complaints.records))  # the handler's ApiException, logged by the polling loop
+        assert refusals(wire) == [
+            ("sendMessage", 400, "Bad Request: can't parse MessageEntity: Invalid date-time format specified")
+        ]
+        assert [r.getMessage().rsplit("Description: ", 1)[-1] for r in complaints.records] == [refusals(wire)[0][2]]
+        complaints.records.clear()
+
+
+# --- poll_example.py --------------------------------------------------------------------------------------------
+async def test_poll_example_sends_a_quiz_and_gets_the_answer(wire: Wire) -> None:
+    bot = TeleBot(wire.token)
+    answers: list[types.PollAnswer] = []
+
+    @bot.message_handler(commands=["poll"])
+    def create_poll(message: types.Message) -> None:
+        bot.send_message(message.chat.id, "English Article Test")
+        bot.send_poll(
+            chat_id=message.chat.id,
+            question="We are going to '' park.",
+            options=["a", "an", "the", "-"],
+            type="quiz",
+            correct_option_id=2,
+            is_anonymous=False,
+        )
+
+    @bot.poll_answer_handler()
+    def handle_poll(poll: types.PollAnswer) -> None:
+        answers.append(poll)  # the example's handler does nothing with it
+
+    async with polling(wire, bot) as person:
+        await person.send("/poll")
+        await person.expect_reply("English Article Test")
+        quiz = await person.expect_reply()
+        assert quiz.poll is not None
+        assert (quiz.poll["type"], quiz.poll["is_anonymous"]) == ("quiz", False)
+        assert [o["text"] for o in quiz.poll["options"]] == ["a", "an", "the", "-"]
+        await person.vote(quiz.message_id, [2])
+        await until(lambda: bool(answers))
+    assert (answers[0].option_ids, answers[0].user.id) == ([2], ALICE)  # type: ignore[union-attr]
+
+
+async def until(check: Any, timeout: float = 3.0) -> None:
+    """Waits for a condition the bot's thread makes true (a handler ran)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not check():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+# --- set_command_example.py -------------------------------------------------------------------------------------
+async def test_set_command_example_sets_and_reads_commands(wire: Wire) -> None:
+    bot = TeleBot(wire.token)
+
+    def run() -> list[types.BotCommand]:
+        bot.delete_my_commands(scope=None, language_code=None)
+        bot.set_my_commands(
+            commands=[
+                types.BotCommand("command1", "command1 description"),
+                types.BotCommand("command2", "command2 description"),
+            ],
+        )
+        return bot.get_my_commands(scope=None, language_code=None)
+
+    with pointed(wire):
+        commands = await asyncio.to_thread(run)
+    assert [c.to_dict() for c in commands] == [
+        {"command": "command1", "description": "command1 description"},
+        {"command": "command2", "description": "command2 description"},
+    ]
+    assert refusals(wire) == []
+
+
+# --- download_file_example.py -----------------------------------------------------------------------------------
+async def test_download_file_example_sends_a_voice_and_downloads_it(wire: Wire) -> None:
+    bot = TeleBot(wire.token)
+    record = OGG + b"voice" * 20
+
+    def run() -> bytes:
+        ret_msg = bot.send_voice(ALICE, record)
+        assert ret_msg.voice is not None
+        file_info = bot.get_file(ret_msg.voice.file_id)
+        assert file_info.file_path is not None
+        return bot.download_file(file_info.file_path)
+
+    async with AsyncStandClient(origin(wire)) as person:
+        await person.send("/start")  # the chat exists once the person wrote
+        with pointed(wire):
+            assert await asyncio.to_thread(run) == record
+        assert (await person.expect_reply()).kind == "voice"
