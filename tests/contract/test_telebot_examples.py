@@ -17,14 +17,18 @@ from typing import Any
 
 import pytest
 import telebot
+from aiohttp import web
+from aiohttp.test_utils import TestServer
 from telebot import TeleBot, apihelper, asyncio_helper, custom_filters, formatting, types, util
-from telebot.async_telebot import AsyncTeleBot
+from telebot.async_telebot import AsyncTeleBot, ExceptionHandler
 from telebot.callback_data import CallbackData, CallbackDataFilter
 from telebot.handler_backends import ContinueHandling
 
 from tests.conftest import Wire
 from tests.contract.running import origin
+from tests.media.media_helpers import image_bytes
 from tests.media.test_person_media import OGG
+from tests.webhooks.conftest import closed_port, self_signed, wait_webhook
 from tgfake.testing import AsyncStandClient
 from tgfake.world.people import user_id_for
 
@@ -1030,3 +1034,111 @@ async def test_download_file_example_sends_a_voice_and_downloads_it(wire: Wire) 
         with pointed(wire):
             assert await asyncio.to_thread(run) == record
         assert (await person.expect_reply()).kind == "voice"
+
+
+# --- asynchronous_telebot/send_file_example.py ------------------------------------------------------------------
+async def test_async_send_file_example_sends_a_photo_a_document_and_an_album(wire: Wire, tmp_path: Path) -> None:
+    bot = AsyncTeleBot(wire.token)
+    (tmp_path / "test.png").write_bytes(image_bytes("PNG", (20, 10)))
+    (tmp_path / "test2.png").write_bytes(image_bytes("PNG", (10, 20)))
+    (tmp_path / "test.docx").write_bytes(b"PK\x03\x04 a document")
+
+    @bot.message_handler(commands=["photo"])
+    async def photo_send(message: types.Message) -> None:
+        with open(tmp_path / "test.png", "rb") as new_file:  # noqa: ASYNC230  # the example's own open
+            await bot.send_photo(message.chat.id, new_file)
+
+    @bot.message_handler(commands=["document"])
+    async def document_send(message: types.Message) -> None:
+        with open(tmp_path / "test.docx", "rb") as new_file:  # noqa: ASYNC230
+            await bot.send_document(message.chat.id, new_file)
+
+    @bot.message_handler(commands=["photos"])
+    async def photos_send(message: types.Message) -> None:
+        with open(tmp_path / "test.png", "rb") as one, open(tmp_path / "test2.png", "rb") as two:  # noqa: ASYNC230
+            await bot.send_media_group(message.chat.id, [types.InputMediaPhoto(one), types.InputMediaPhoto(two)])  # type: ignore[arg-type]  # a file object works
+
+    async with async_polling(wire, bot) as person:
+        await person.send("/photo")
+        assert (await person.expect_reply()).kind == "photo"
+        await person.send("/document")
+        document = await person.expect_reply()
+        assert (document.kind, document.raw["document"]["name"]) == ("document", "test.docx"), document.raw
+        await person.send("/photos")
+        first, second = await person.expect_reply(), await person.expect_reply()
+        assert (first.kind, second.kind) == ("photo", "photo")
+        assert first.raw["media_group_id"] == second.raw["media_group_id"]
+    assert refusals(wire) == []
+
+
+# --- asynchronous_telebot/exception_handler.py ------------------------------------------------------------------
+async def test_async_exception_handler_gets_what_a_handler_raised(wire: Wire, complaints: Complaints) -> None:
+    handled: list[Exception] = []
+
+    class MyExceptionHandler(ExceptionHandler):
+        async def handle(self, exception: Exception) -> bool:
+            handled.append(exception)  # the example logs it: logger.error(exception)
+            return True
+
+    bot = AsyncTeleBot(wire.token, exception_handler=MyExceptionHandler())
+
+    @bot.message_handler(commands=["photo"])
+    async def photo_send(message: types.Message) -> None:
+        await bot.send_message(message.chat.id, "Hi, this is an example of exception handlers.")
+        raise Exception("test")
+
+    async with async_polling(wire, bot) as person:
+        await person.send("/photo")
+        await person.expect_reply("Hi, this is an example of exception handlers.")
+        await until(lambda: bool(handled))
+        await person.send("/photo")  # polling goes on
+        await person.expect_reply("Hi, this is an example of exception handlers.")
+    assert [str(e) for e in handled][:1] == ["test"]
+
+
+# --- asynchronous_telebot/webhooks/async_webhook_aiohttp_echo_bot.py (webhook_examples/webhook_aiohttp_...) --------
+async def test_async_webhook_aiohttp_echo_bot_with_a_self_signed_certificate(wire: Wire, tmp_path: Path) -> None:
+    """The bot's own aiohttp app at ``/{token}/`` over TLS with the certificate uploaded by set_webhook; the stand
+    delivers to it, the handler answers 200 at once and processes the update in a future."""
+    cert = self_signed()
+    cert_path = tmp_path / "webhook_cert.pem"
+    cert_path.write_bytes(cert.certificate)
+    bot = AsyncTeleBot(wire.token)
+    pending: set[asyncio.Future[Any]] = set()
+
+    async def handle(request: web.Request) -> web.Response:
+        if request.match_info.get("token") == bot.token:
+            update = types.Update.de_json(await request.json())
+            pending.add(asyncio.ensure_future(bot.process_new_updates([update])))
+            return web.Response()
+        return web.Response(status=403)
+
+    @bot.message_handler(commands=["help", "start"])
+    async def send_welcome(message: types.Message) -> None:
+        await bot.reply_to(message, "Hi there, I am EchoBot.\nI am here to echo your kind words back to you.")
+
+    @bot.message_handler(func=lambda message: True, content_types=["text"])
+    async def echo_message(message: types.Message) -> None:
+        await bot.reply_to(message, str(message.text))
+
+    app = web.Application()
+    app.router.add_post("/{token}/", handle)
+    server = TestServer(app, host="127.0.0.1", port=closed_port(), scheme="https")
+    with pointed(wire):
+        await server.start_server(ssl=cert.server)
+        try:
+            await bot.remove_webhook()
+            with open(cert_path) as certificate:  # noqa: ASYNC230  # the example passes open(WEBHOOK_SSL_CERT, "r")
+                await bot.set_webhook(url=f"https://127.0.0.1:{server.port}/{wire.token}/", certificate=certificate)
+            async with AsyncStandClient(origin(wire)) as person:
+                await person.send("/start")
+                await person.expect_reply("Hi there, I am EchoBot.\nI am here to echo your kind words back to you.")
+                await person.send("kind words")
+                await person.expect_reply("kind words")
+            view = await wait_webhook(wire, delivered=2)
+            assert all(d["ok"] for d in view["deliveries"]), view
+            await bot.remove_webhook()
+        finally:
+            await AsyncTeleBot.close_session()
+            await server.close()
+    assert refusals(wire) == []
