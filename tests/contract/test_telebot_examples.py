@@ -11,6 +11,7 @@ import contextlib
 import itertools
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,10 @@ from telebot import TeleBot, apihelper, asyncio_helper, custom_filters, formatti
 from telebot.async_telebot import AsyncTeleBot, ExceptionHandler
 from telebot.callback_data import CallbackData, CallbackDataFilter
 from telebot.handler_backends import ContinueHandling
+from telebot.states import State, StatesGroup
+from telebot.states.sync.context import StateContext
+from telebot.states.sync.middleware import StateMiddleware
+from telebot.storage import StateMemoryStorage
 
 from tests.conftest import Wire
 from tests.contract.running import origin
@@ -1141,4 +1146,126 @@ async def test_async_webhook_aiohttp_echo_bot_with_a_self_signed_certificate(wir
         finally:
             await AsyncTeleBot.close_session()
             await server.close()
+    assert refusals(wire) == []
+
+
+# --- custom_states.py -------------------------------------------------------------------------------------------
+async def test_custom_states_walks_the_form_with_state_middleware(wire: Wire) -> None:
+    bot = TeleBot(wire.token, state_storage=StateMemoryStorage(), use_class_middlewares=True)
+
+    class MyStates(StatesGroup):
+        name = State()
+        age = State()
+        color = State()
+        hobby = State()
+
+    def said(message: types.Message, text: str, **kw: Any) -> None:
+        bot.send_message(
+            message.chat.id, text, reply_parameters=types.ReplyParameters(message_id=message.message_id), **kw
+        )
+
+    def buttons(labels: list[str]) -> types.ReplyKeyboardMarkup:
+        keyboard = types.ReplyKeyboardMarkup(row_width=2)
+        keyboard.add(*[types.KeyboardButton(label) for label in labels])
+        return keyboard
+
+    @bot.message_handler(commands=["start"])
+    def start_ex(message: types.Message, state: StateContext) -> None:
+        state.set(MyStates.name)
+        said(message, "Hello! What is your first name?")
+
+    @bot.message_handler(state="*", commands=["cancel"])
+    def any_state(message: types.Message, state: StateContext) -> None:
+        state.delete()
+        said(message, "Your information has been cleared. Type /start to begin again.")
+
+    @bot.message_handler(state=MyStates.name)
+    def name_get(message: types.Message, state: StateContext) -> None:
+        state.set(MyStates.age)
+        said(message, "How old are you?")
+        state.add_data(name=message.text)
+
+    @bot.message_handler(state=MyStates.age, is_digit=True)
+    def ask_color(message: types.Message, state: StateContext) -> None:
+        state.set(MyStates.color)
+        state.add_data(age=message.text)
+        said(message, "What is your favorite color?", reply_markup=buttons(["Red", "Green", "Blue", "Other"]))
+
+    @bot.message_handler(state=MyStates.color)
+    def ask_hobby(message: types.Message, state: StateContext) -> None:
+        state.set(MyStates.hobby)
+        state.add_data(color=message.text)
+        said(message, "What is one of your hobbies?", reply_markup=buttons(["Reading", "Traveling", "Gaming"]))
+
+    @bot.message_handler(state=MyStates.hobby, text=["Reading", "Traveling", "Gaming", "Cooking"])
+    def finish(message: types.Message, state: StateContext) -> None:
+        with state.data() as data:  # type: ignore[attr-defined]  # typed as a dict, returns a context manager
+            msg = (
+                f"Thank you for sharing! Here is a summary of your information:\nFirst Name: {data.get('name')}\n"
+                f"Age: {data.get('age')}\nFavorite Color: {data.get('color')}\nFavorite Hobby: {message.text}"
+            )
+        said(message, msg, parse_mode="html")
+        state.delete()
+
+    @bot.message_handler(state=MyStates.age, is_digit=False)
+    def age_incorrect(message: types.Message) -> None:
+        said(message, "Please enter a valid number for age.")
+
+    bot.add_custom_filter(custom_filters.StateFilter(bot))
+    bot.add_custom_filter(custom_filters.IsDigitFilter())
+    bot.add_custom_filter(custom_filters.TextMatchFilter())
+    bot.setup_middleware(StateMiddleware(bot))
+    async with polling(wire, bot) as person:
+        start = await person.send("/start")
+        hello = await person.expect_reply("Hello! What is your first name?")
+        assert hello.raw["reply_to_message_id"] == start.message_id
+        await person.send("Ann")
+        await person.expect_reply("How old are you?")
+        await person.send("old")
+        await person.expect_reply("Please enter a valid number for age.")
+        await person.send("30")
+        color = await person.expect_reply("What is your favorite color?")
+        assert color.reply_keyboard == (("Red", "Green"), ("Blue", "Other"))
+        await person.press("Blue")
+        await person.expect_reply("What is one of your hobbies?")
+        await person.press("Gaming")
+        summary = await person.expect_reply(containing="Thank you for sharing!")
+        assert summary.text.endswith("First Name: Ann\nAge: 30\nFavorite Color: Blue\nFavorite Hobby: Gaming")
+        await person.send("/start")
+        await person.expect_reply("Hello! What is your first name?")
+        await person.send("/cancel")
+        await person.expect_reply("Your information has been cleared. Type /start to begin again.")
+        await person.send("Bob")
+        await person.expect_no_reply(within=0.2)
+    assert refusals(wire) == []
+
+
+# --- send_message_draft_example.py ------------------------------------------------------------------------------
+async def test_send_message_draft_streams_two_drafts_then_the_message(wire: Wire) -> None:
+    bot = TeleBot(wire.token)
+
+    @bot.message_handler(commands=["draft"])
+    def send_draft(message: types.Message) -> None:
+        if message.chat.type != "private":
+            bot.reply_to(message, "This example works in private chats.")
+            return
+        assert message.from_user is not None
+        draft_id = message.from_user.id
+        bot.send_message_draft(message.chat.id, draft_id, "Generating response...")
+        time.sleep(0.05)  # the example waits a second between drafts
+        bot.send_message_draft(message.chat.id, draft_id, "Still working...")
+        time.sleep(0.05)
+        bot.send_message(message.chat.id, "Done.")
+
+    async with polling(wire, bot) as person:
+        await person.send("/draft")
+        await person.expect_reply("Done.")
+        drafts = await person.wait_call("sendMessageDraft", 2)
+        assert [(d.ok, d.params["text"]) for d in drafts] == [
+            (True, "Generating response..."),
+            (True, "Still working..."),
+        ]
+        club = await group(wire, members=["@tgfake_bot"])
+        await person.send("/draft", chat=club)
+        await person.expect_reply("This example works in private chats.", chat=club)
     assert refusals(wire) == []
