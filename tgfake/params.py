@@ -51,8 +51,8 @@ class Params:
         return "" if value is None else value
 
     def flag(self, name: str) -> bool:
-        """Booleans are true only for the exact string ``true``, as the reference stand reads them."""
-        return self.values.get(name) == "true"
+        """A Boolean parameter, read as the server reads every one (:func:`to_bool`); absent is false."""
+        return to_bool(self.values.get(name, ""))
 
     def int_or_zero(self, name: str) -> int:
         """An integer parameter read leniently: garbage or absence is 0 (``offset``, ``limit``, ``timeout``)."""
@@ -171,3 +171,11 @@ def parse_int(text: str) -> int | None:
     if not -(2**63) <= value < 2**63:
         return None
     return value
+
+
+def to_bool(value: str) -> bool:
+    """Client.cpp's ``to_bool``: lower-cased and trimmed, ``true``, ``yes`` and ``1`` are true, anything else false.
+
+    What a JSON ``true`` becomes, and what clients that send Python's ``True`` (telebot) or ``1`` mean.
+    """
+    return value.lower().strip(" \t\r\n") in ("true", "yes", "1")

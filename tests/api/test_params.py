@@ -171,8 +171,18 @@ async def test_a_body_of_another_content_type_is_ignored(wire: Wire) -> None:
     assert (resp.status, (await resp.json())["description"]) == (400, "Bad Request: message text is empty")
 
 
-@pytest.mark.parametrize("value", ["True", "1", "yes", "TRUE", " true"])
-async def test_booleans_are_true_only_for_the_exact_string_true(wire: Wire, value: str) -> None:
+@pytest.mark.parametrize("value", ["True", "1", "yes", "TRUE", " true", "true\n", "YES"])
+async def test_booleans_are_read_as_client_cpp_reads_them(wire: Wire, value: str) -> None:
+    """Client.cpp's to_bool: lower-cased and trimmed, true, yes and 1 are true (telebot sends Python's ``True``)."""
+    await wire.say("/start")
+    sent = await wire.ok(
+        "sendMessage", chat_id=4242, text="x", reply_to_message_id=99, allow_sending_without_reply=value
+    )
+    assert "reply_to_message" not in sent
+
+
+@pytest.mark.parametrize("value", ["false", "0", "2", "-1", "on", "y", "", "truee"])
+async def test_anything_else_is_false(wire: Wire, value: str) -> None:
     await wire.say("/start")
     await wire.refused(
         "sendMessage",

@@ -13,6 +13,7 @@ from typing import Any
 from tgfake import errors
 from tgfake.errors import TelegramError, bad_request
 from tgfake.params import Params, loads
+from tgfake.params import to_bool as to_bool  # (the one Boolean rule, for the modules that read fields here)
 
 
 class FieldError(Exception):
@@ -137,8 +138,3 @@ def optional_double(obj: dict[str, Any], name: str, default: float = 0.0) -> flo
     raise FieldError(errors.FIELD_NOT_DOUBLE.format(name=name))
 
 
-def to_bool(value: str) -> bool:
-    """The server's ``to_bool`` for Boolean parameters: ``true``, ``yes`` or a non-zero number, in any letter case."""
-    lowered = value.lower()
-    body = lowered[1:] if lowered[:1] == "-" else lowered
-    return lowered in ("true", "yes") or (body.isascii() and body.isdigit() and int(body) != 0)
