@@ -347,8 +347,11 @@ async def play_products(wire: Wire, person: AsyncStandClient) -> None:
     assert menu.keyboard == (("xiaomi mi 10",), ("samsung s20",), ("iphone 13",))
     await person.tap("iphone 13")
     [alert] = await person.wait_call("answerCallbackQuery")
-    # telebot form-encodes Python booleans as "True" (Telegram's to_bool reads it as true; see the report)
+    # telebot form-encodes Python booleans as "True", which Telegram's to_bool reads as true: an alert
     assert (alert.ok, alert.params["text"], alert.params["show_alert"]) == (True, "Not available :(", "True")
+    status, chat = await wire.sim("GET", "/sim/chat/4242")  # the private chat with alice
+    assert status == 200
+    assert chat["callbacks"][-1]["show_alert"] is True
     await person.tap("samsung s20")
     [edit] = await person.wait_call("editMessageText")
     assert edit.ok, edit.line()
