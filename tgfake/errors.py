@@ -55,12 +55,12 @@ DATE_INVALID = "Bad Request: invalid date specified"
 
 # --- keyboards ---------------------------------------------------------------------------------------------------
 KEYBOARD_NOT_ARRAY = 'Bad Request: Field "inline_keyboard" must be of type Array'
-TEXT_BUTTONS = "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
 BUTTON_TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
 BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
 BUTTON_PROBLEM = "Bad Request: inline keyboard button {problem}"  # a url (td's check_link) or a Mini App address
 BUTTON_NOT_OBJECT = "Bad Request: can't parse inline keyboard button: InlineKeyboardButton must be an Object"
-BUTTON_UNPARSED = "Bad Request: can't parse inline keyboard button: {problem}"  # a login_url's fields
+BUTTON_UNPARSED = "Bad Request: can't parse inline keyboard button: {problem}"  # Client.cpp's wrap of a button's error
+TEXT_BUTTONS = BUTTON_UNPARSED.format(problem="Text buttons are unallowed in the inline keyboard")
 
 # --- updates, commands, callbacks ----------------------------------------------------------------------------------
 CONFLICT_POLLS = "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"

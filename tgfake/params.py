@@ -178,4 +178,6 @@ def to_bool(value: str) -> bool:
 
     What a JSON ``true`` becomes, and what clients that send Python's ``True`` (telebot) or ``1`` mean.
     """
+    if not value or value == "true":  # (what nearly every call carries: absent, or a JSON true)
+        return bool(value)
     return value.lower().strip(" \t\r\n") in ("true", "yes", "1")

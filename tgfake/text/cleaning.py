@@ -19,6 +19,7 @@ _CLEAN_TABLE = str.maketrans({**_CONTROL, **REMOVED})
 NEEDS_CLEAN = re.compile("[\x00-\x09\x0b-\x1f\r\u0333\u033f\u030a\u2028-\u202e\u200e\u200f]")
 _DIRECTION_RUN = re.compile("[\u200e\u200f](?=[\u200e\u200f])")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_SUSPECT = re.compile(NEEDS_CLEAN.pattern[:-1] + "\ud800-\udfff]")  # what cleaning or refusing would touch
 
 
 def replace_offending_characters(text: str) -> str:
@@ -39,6 +40,8 @@ def clean_input_string(text: str | bytes) -> str | None:
             text = text.decode()
         except UnicodeDecodeError:
             return None
+    elif len(text) <= _CUT // 4 and not _SUSPECT.search(text):  # one scan for the plain text nearly every call is
+        return text
     elif _SURROGATE.search(text):
         return None
     if NEEDS_CLEAN.search(text):
