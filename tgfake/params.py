@@ -37,6 +37,8 @@ class Params:
 
     values: dict[str, str] = field(default_factory=dict)
     files: dict[str, Upload] = field(default_factory=dict)
+    chats: dict[str, int] | None = None
+    """The ``@username`` chat parameters the dispatcher resolved for the calling bot (0: nobody it can name)."""
 
     def get(self, name: str) -> str | None:
         """The value, None when absent; raises TelegramError when it is not valid UTF-8."""
@@ -53,6 +55,14 @@ class Params:
     def flag(self, name: str) -> bool:
         """A Boolean parameter, read as the server reads every one (:func:`to_bool`); absent is false."""
         return to_bool(self.values.get(name, ""))
+
+    def chat(self, name: str = "chat_id") -> int:
+        """A chat parameter as ``check_chat`` reads it: a public ``@username`` as resolved for this bot, else
+        ``td::to_integer`` of the text (so garbage, like an unknown username, names chat 0: ``chat not found``)."""
+        value = self.text(name)
+        if value[:1] == "@":
+            return self.chats.get(name, 0) if self.chats else 0
+        return to_integer(value)
 
     def int_or_zero(self, name: str) -> int:
         """An integer parameter read leniently: garbage or absence is 0 (``offset``, ``limit``, ``timeout``)."""
@@ -171,6 +181,19 @@ def parse_int(text: str) -> int | None:
     if not -(2**63) <= value < 2**63:
         return None
     return value
+
+
+def to_integer(text: str) -> int:
+    """``td::to_integer``: an optional ``-`` and the leading digits, wrapped to 64 bits as td's unsigned arithmetic
+    wraps; anything else reads as 0 (never an error)."""
+    sign, body = (-1, text[1:]) if text[:1] == "-" else (1, text)
+    end = 0
+    while end < len(body) and "0" <= body[end] <= "9":
+        end += 1
+    if not end:
+        return 0
+    value = (sign * int(body[:end])) % 2**64
+    return value - 2**64 if value >= 2**63 else value
 
 
 def to_bool(value: str) -> bool:

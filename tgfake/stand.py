@@ -59,6 +59,11 @@ from tgfake.world.stickers import Stickers
 __all__ = ["DEFAULT_USER_ID", "BotCall", "Call", "Described", "Signal", "Stand", "World"]
 
 GROUP_ID_BASE = -100000000000
+UNKNOWN_USER_LIMIT = 1 << 40
+"""Client.cpp writes to a user id below this before td has met the user; a higher one must be a known user."""
+CHAT_PARAMS = ("chat_id", "from_chat_id")
+"""The parameters ``check_chat`` reads a chat from, so an ``@username`` there names a public chat."""
+
 FREEZE_EVERY = 8192
 """Recorded calls between two ``gc.freeze()``: the history only grows until a reset, so the collector need not
 scan it again and again (a full collection over 100k stored calls took tens of milliseconds: the p99)."""
@@ -466,6 +471,8 @@ class Stand:
         docs/world.md); a chat that exists refuses a bot that is not in it, with Telegram's 403.
         """
         if chat_id > 0:
+            if chat_id >= UNKNOWN_USER_LIMIT and chat_id not in self.world.users and self.chat_of(bot, chat_id) is None:
+                raise TelegramError(400, errors.CHAT_NOT_FOUND)
             chat = self.private_chat(bot, chat_id)
             if chat.blocked:
                 raise TelegramError(403, errors.FORBIDDEN_BLOCKED)
@@ -781,6 +788,7 @@ class Stand:
             if handler is None:
                 raise TelegramError(404, errors.METHOD_NOT_FOUND)
             check_params(method, params)
+            self._name_public_chats(params)
             close_due(self)  # timed polls close on the stand's clock, seen at the next call
             flood_chat = self._flood_chat(bot, method, params)
             status, envelope = 200, envelope_of(await handler(BotCall(self, bot), params))
@@ -790,11 +798,20 @@ class Stand:
             status, envelope = exc.status, envelope_of(exc)
         return self.record(method, params, status, envelope, bot_id)
 
+    def _name_public_chats(self, params: Params) -> None:
+        """Resolve ``@username`` chat parameters once, before the method reads them (:meth:`Params.chat`)."""
+        for name in CHAT_PARAMS:
+            value = params.values.get(name)
+            if value and value[0] == "@":
+                if params.chats is None:
+                    params.chats = {}
+                params.chats[name] = visibility.public_chat_id(self, value)
+
     def _flood_chat(self, bot: Bot, method: str, params: Params) -> int:
         """With ``--flood-control``, the chat a counted send goes to (0: not counted), refused while over a limit."""
         if not self.options.flood_control or method.lower() not in COUNTED:
             return 0
-        chat_id = parse_int(params.text("chat_id")) or 0
+        chat_id = params.chat()
         if not chat_id:
             return 0
         wait = self.world.flood.retry_after(bot.id, chat_id, self.now())

@@ -323,7 +323,7 @@ async def test_delete_flags_the_bots_and_the_persons_messages_once(wire: Wire) -
     ("params", "description"),
     [
         ({"message_id": 1}, "Bad Request: chat_id is empty"),
-        ({"chat_id": "@alice", "message_id": 1}, "Bad Request: chat_id is empty"),
+        ({"chat_id": "@alice", "message_id": 1}, "Bad Request: chat not found"),  # a person is not public
         ({"chat_id": 4242}, "Bad Request: message to delete not found"),
         ({"chat_id": 4242, "message_id": 5}, "Bad Request: message to delete not found"),
         ({"chat_id": 77, "message_id": 1}, "Bad Request: message to delete not found"),
@@ -358,7 +358,7 @@ async def test_chat_action_creates_an_unknown_chat(wire: Wire) -> None:
 
 async def test_chat_action_needs_a_chat_id(wire: Wire) -> None:
     await wire.refused("sendChatAction", 400, "Bad Request: chat_id is empty", action="typing")
-    await wire.refused("sendChatAction", 400, "Bad Request: chat_id is empty", chat_id=0, action="typing")
+    await wire.refused("sendChatAction", 400, "Bad Request: chat not found", chat_id=0, action="typing")
 
 
 async def test_wire_objects_keep_telegrams_field_order(wire: Wire, clock: ManualClock) -> None:

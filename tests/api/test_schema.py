@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import Wire
 from tgfake.botapi import method_names
-from tgfake.botapi.schema import PRECHECKS, Param, load, method, methods, to_integer
+from tgfake.botapi.schema import PRECHECKS, Param, load, method, methods
+from tgfake.params import to_integer
 from tools import gen_botapi_schema as gen
 
 SOURCE, METHODS = load()

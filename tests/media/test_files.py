@@ -140,7 +140,7 @@ async def test_captions_count_code_points(wire: Wire) -> None:
 
 async def test_chat_id_first(wire: Wire) -> None:
     refused(await upload(wire, "sendPhoto", "photo", "a", b"junk"), "Bad Request: chat_id is empty")
-    refused(await upload(wire, "sendDocument", "document", "a", b"x", chat_id="@chan"), "Bad Request: chat_id is empty")
+    refused(await upload(wire, "sendDocument", "document", "a", b"x", chat_id="@chan"), "Bad Request: chat not found")
 
 
 @pytest.mark.parametrize(("method", "kind"), [("sendPhoto", "photo"), ("sendDocument", "document")])

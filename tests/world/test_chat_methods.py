@@ -48,7 +48,10 @@ async def test_get_chat_refuses_unknown_chats_and_closed_ones_it_is_not_in(wire:
     await wire.refused("getChat", 403, "Forbidden: bot is not a member of the supergroup chat", chat_id=cid)
     public = await make_chat(wire, username="open_club")
     assert (await wire.ok("getChat", chat_id=public))["username"] == "open_club"  # a public chat reads from outside
-    await wire.refused("getChat", 400, "Bad Request: chat_id is empty", chat_id="@open_club")
+    for name in ("@open_club", "@Open_Club"):  # by its username, in any letter case (searchPublicChat)
+        assert (await wire.ok("getChat", chat_id=name))["id"] == public
+    await wire.refused("getChat", 400, "Bad Request: chat not found", chat_id="@closed_club")
+    await wire.refused("getChat", 400, "Bad Request: chat not found", chat_id="open_club")  # no @: to_integer is 0
 
 
 async def test_set_chat_title_posts_the_change_for_the_other_bots(wire: Wire) -> None:

@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tgfake import errors
-from tgfake.botapi.schema import to_integer
 from tgfake.errors import TelegramError, bad_request
-from tgfake.params import Params
+from tgfake.params import Params, to_integer
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
@@ -27,9 +26,8 @@ def known_user(ctx: BotCall, p: Params, param: str = "user_id") -> int:
 
 
 def known_chat(ctx: BotCall, p: Params, param: str = "chat_id") -> int:
-    """``check_chat``: an ``@username`` or id the stand has no chat for is ``chat not found``."""
-    value = p.text(param)
-    chat = None if value.startswith("@") else ctx.chat(to_integer(value))
+    """``check_chat``: an id or ``@username`` the stand has no chat for is ``chat not found``."""
+    chat = ctx.chat(p.chat(param))
     if chat is None:
         raise bad_request(errors.CHAT_NOT_FOUND)
     return chat.id

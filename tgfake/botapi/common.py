@@ -22,11 +22,14 @@ MAX_TEXT = 4096  # code points
 MAX_CAPTION = 1024  # code points
 
 
-def chat_id(p: Params) -> int:
-    """``chat_id`` must be a non-zero integer; ``@username`` and garbage read as empty, as Telegram words it."""
-    value = parse_int(p.text("chat_id"))
-    if not value:
+def chat_id(p: Params, param: str = "chat_id") -> int:
+    """``check_chat``: an empty parameter is ``chat_id is empty``; one that names no chat (garbage, 0, a username
+    nobody public has) is ``chat not found``. Which chats exist, and may be written to, is the caller's next step."""
+    if not p.text(param):
         raise bad_request(errors.CHAT_ID_EMPTY)
+    value = p.chat(param)
+    if not value:
+        raise bad_request(errors.CHAT_NOT_FOUND)
     return value
 
 

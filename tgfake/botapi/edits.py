@@ -72,7 +72,7 @@ def finish(ctx: BotCall, chat: Chat, msg: StoredMessage, keyboard: Keyboard | No
 @bot_method("editMessageCaption")
 async def edit_message_caption(ctx: BotCall, p: Params) -> Any:
     """A captioned medium's caption (``caption`` absent or empty removes it), ``show_caption_above_media``, markup."""
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(parse_int(p.text("chat_id")) or 0))
+    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(p.chat()))
     caption = caption_text(p)
     chat, msg = target(ctx, p)
     if not editable(ctx, msg):
@@ -95,7 +95,7 @@ async def edit_message_media(ctx: BotCall, p: Params) -> Any:
 
     In an album the new content must be album content, and audio and documents stay among their own kind.
     """
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(parse_int(p.text("chat_id")) or 0))
+    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(p.chat()))
     value = required_json(p, "media", errors.INPUT_MEDIA_BAD)
     kind, caption, make = input_media(ctx, p, value, for_album=False)
     chat, msg = target(ctx, p)
@@ -150,7 +150,7 @@ def _live_message(ctx: BotCall, p: Params) -> tuple[Chat, StoredMessage, Media]:
 @bot_method("editMessageLiveLocation")
 async def edit_message_live_location(ctx: BotCall, p: Params) -> Any:
     """The point moves while the location is live; ``live_period`` (when given) replaces the period."""
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(parse_int(p.text("chat_id")) or 0))
+    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(p.chat()))
     fields = location(p, live=True)
     fields.update(_live_fields(p))
     chat, msg, media = _live_message(ctx, p)
@@ -167,7 +167,7 @@ async def edit_message_live_location(ctx: BotCall, p: Params) -> Any:
 @bot_method("stopMessageLiveLocation")
 async def stop_message_live_location(ctx: BotCall, p: Params) -> Any:
     """The location stops being live: its period is cut to the time it ran, so later edits are refused."""
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(parse_int(p.text("chat_id")) or 0))
+    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(p.chat()))
     chat, msg, media = _live_message(ctx, p)
     fields = {k: v for k, v in media.fields.items() if k not in ("heading", "proximity_alert_radius")}
     fields["live_period"] = max(ctx.unix_now() - msg.date, 0)

@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING, Any
 from tgfake import errors
 from tgfake.botapi.absent import known_chat
 from tgfake.botapi.registry import bot_method
-from tgfake.botapi.schema import to_integer
 from tgfake.errors import bad_request
-from tgfake.params import Params
+from tgfake.params import Params, to_integer
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall

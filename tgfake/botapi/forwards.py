@@ -29,7 +29,7 @@ from tgfake.content import Media
 from tgfake.errors import bad_request
 from tgfake.extras import ORIGIN as ORIGIN  # edits.py reads it from here too
 from tgfake.extras import origin_of
-from tgfake.params import Params, loads, parse_int
+from tgfake.params import Params, loads
 from tgfake.world import polls
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def travels(ctx: BotCall, msg: StoredMessage, *, is_copy: bool) -> bool:
 
 def source_chat(ctx: BotCall, p: Params) -> Chat:
     """``from_chat_id`` as ``check_chat`` reads it for reading."""
-    return checked_chat(ctx, parse_int(p.text("from_chat_id")) or 0, write=False)
+    return checked_chat(ctx, p.chat("from_chat_id"), write=False)
 
 
 def source_message(ctx: BotCall, p: Params, what: str) -> tuple[Chat, StoredMessage]:

@@ -17,10 +17,9 @@ from tgfake.botapi.common import chat_id, post_message
 from tgfake.botapi.inline import inline_target
 from tgfake.botapi.keyboards import parse_inline_keyboard
 from tgfake.botapi.registry import bot_method
-from tgfake.botapi.schema import to_integer
 from tgfake.chats import Button, Chat, StoredMessage
 from tgfake.errors import bad_request
-from tgfake.params import Params, parse_int
+from tgfake.params import Params, parse_int, to_integer
 from tgfake.world.games import GameMessage
 
 if TYPE_CHECKING:
@@ -56,7 +55,7 @@ def _game_message(ctx: BotCall, p: Params, missing: str) -> tuple[Chat, StoredMe
     mid = parse_int(p.text("message_id")) or 0
     if not raw_chat:
         raise bad_request(errors.CHAT_ID_EMPTY)
-    chat = ctx.chat(to_integer(raw_chat))
+    chat = ctx.chat(p.chat())
     if chat is None:
         raise bad_request(errors.CHAT_NOT_FOUND)
     msg = chat.live(mid)

@@ -22,13 +22,12 @@ from tgfake.botapi.fields import FieldError, required_json
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.media import new_media
 from tgfake.botapi.registry import bot_method
-from tgfake.botapi.schema import to_integer
 from tgfake.chats import StoredFile
 from tgfake.content import Media, media_json
 from tgfake.errors import bad_request
 from tgfake.filestore import FILE_TOO_BIG, for_resend
 from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES
-from tgfake.params import Params, Upload
+from tgfake.params import Params, Upload, to_integer
 from tgfake.wire import ATTACH
 from tgfake.world.payments import PaidOffer
 

@@ -17,9 +17,8 @@ from tgfake.botapi.common import chat_id, post_message
 from tgfake.botapi.fields import FieldError
 from tgfake.botapi.keyboards import parse_inline_keyboard
 from tgfake.botapi.registry import bot_method
-from tgfake.botapi.schema import to_integer
 from tgfake.errors import bad_request
-from tgfake.params import Params, loads
+from tgfake.params import Params, loads, to_integer
 from tgfake.world import checkout
 from tgfake.world.payments import STARS, Answer, Invoice
 

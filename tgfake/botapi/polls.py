@@ -22,10 +22,9 @@ from tgfake.botapi.common import chat_id, entities_json, post_message
 from tgfake.botapi.fields import FieldError, decode_param, optional_string, refuse, required_string, to_bool
 from tgfake.botapi.keyboards import parse_inline_keyboard, parse_send_markup
 from tgfake.botapi.registry import bot_method
-from tgfake.botapi.schema import to_integer
 from tgfake.content import Media
 from tgfake.errors import bad_request
-from tgfake.params import Params, parse_int
+from tgfake.params import Params, parse_int, to_integer
 from tgfake.text import FormattedText, format_text
 from tgfake.world import polls
 

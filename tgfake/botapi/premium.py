@@ -19,9 +19,8 @@ from tgfake.botapi.absent import known_user
 from tgfake.botapi.common import parse_caption
 from tgfake.botapi.payments import MAX_AMOUNT
 from tgfake.botapi.registry import bot_method
-from tgfake.botapi.schema import to_integer
 from tgfake.errors import bad_request
-from tgfake.params import Params
+from tgfake.params import Params, to_integer
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall

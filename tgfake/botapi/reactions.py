@@ -19,11 +19,10 @@ from tgfake import errors
 from tgfake.botapi.common import chat_id, checked_chat, named_message
 from tgfake.botapi.fields import FieldError, required_long, required_string
 from tgfake.botapi.registry import bot_method
-from tgfake.botapi.schema import to_integer
 from tgfake.chats import Chat, StoredMessage
 from tgfake.errors import bad_request
 from tgfake.extras import reaction_counts
-from tgfake.params import Params, loads, parse_int
+from tgfake.params import Params, loads, parse_int, to_integer
 from tgfake.world import visibility
 
 if TYPE_CHECKING:

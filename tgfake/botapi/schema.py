@@ -24,7 +24,7 @@ from typing import Any
 
 from tgfake import errors
 from tgfake.errors import bad_request
-from tgfake.params import Params, loads
+from tgfake.params import Params, loads, to_integer
 
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
 
@@ -85,18 +85,7 @@ def method(name: str) -> Method | None:
     return methods().get(name.lower())
 
 
-# --- the reading helpers of Client.cpp, as predicates ---------------------------------------------------------------
-def to_integer(text: str) -> int:
-    """``td::to_integer``: an optional ``-`` and the leading digits; anything else reads as 0 (never an error)."""
-    sign, body = (-1, text[1:]) if text[:1] == "-" else (1, text)
-    digits = ""
-    for char in body:
-        if not ("0" <= char <= "9"):
-            break
-        digits += char
-    return sign * int(digits) if digits else 0
-
-
+# --- the reading helpers of Client.cpp, as predicates (td::to_integer is tgfake.params.to_integer) ------------
 def _is_integer(text: str) -> bool:
     """``td::to_integer_safe`` succeeds: the whole text is an optionally signed base-10 integer in range."""
     body = text[1:] if text[:1] == "-" else text

@@ -16,10 +16,9 @@ from tgfake.botapi import fields
 from tgfake.botapi.fields import FieldError, refuse
 from tgfake.botapi.managed import input_string
 from tgfake.botapi.registry import bot_method
-from tgfake.botapi.schema import to_integer
 from tgfake.chats import Chat
 from tgfake.errors import bad_request
-from tgfake.params import Params
+from tgfake.params import Params, to_integer
 from tgfake.world.settings import CHAT_SCOPES, RIGHTS, Scope, rights_json, stored_rights
 
 if TYPE_CHECKING:

@@ -19,9 +19,8 @@ from tgfake.botapi import fields
 from tgfake.botapi.fields import FieldError
 from tgfake.botapi.managed import input_string
 from tgfake.botapi.registry import bot_method
-from tgfake.botapi.schema import to_integer
 from tgfake.errors import bad_request
-from tgfake.params import Params, loads
+from tgfake.params import Params, loads, to_integer
 from tgfake.text.cleaning import clean_username, strip_empty_characters
 from tgfake.wire import ATTACH
 from tgfake.world.stickers import Sticker, StickerSet, Uploaded

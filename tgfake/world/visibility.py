@@ -96,6 +96,25 @@ def check_access(chat: Chat, bot: Bot, *, write: bool = True) -> None:
         raise TelegramError(403, errors.FORBIDDEN_NOT_MEMBER.format(kind=kind))
 
 
+def public_chat_id(stand: Stand, username: str) -> int:
+    """The chat a bot names by ``@username`` (telegram-bot-api ``check_chat``, through ``searchPublicChat``).
+
+    A public supergroup or channel, or another bot (a private chat with a bot). A person's username, like one
+    nobody has, names nothing a bot may use: 0, which the methods answer ``chat not found``. Usernames are
+    compared without letter case, as Telegram compares them.
+    """
+    name = username.removeprefix("@").lower()
+    if not name:
+        return 0
+    for chat in stand.world.chats.values():
+        if chat.type in ("supergroup", "channel") and chat.username.lower() == name:
+            return chat.id
+    for bot in stand.bots.values():
+        if bot.username.lower() == name:
+            return bot.id
+    return 0
+
+
 def reaction_recipients(stand: Stand, chat: Chat) -> list[Bot]:
     """Who hears of a reaction: the bot of a private chat, the administrator bots of a group or channel.
 
