@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake.content import Media, media_json, media_label, media_view
 from tgfake.drafts import Drafts
-from tgfake.extras import origin_name, reaction_counts, reaction_label
+from tgfake.extras import legacy_forward_fields, origin_name, reaction_counts, reaction_label
 from tgfake.text import to_transcript
 from tgfake.world.members import Member
 from tgfake.world.people import User
@@ -365,6 +365,9 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
     else:
         if msg.extra:
             out.update(copy.deepcopy(msg.extra))
+            origin = out.get("forward_origin")
+            if origin is not None:
+                out.update(legacy_forward_fields(origin))
         if not msg.is_media:
             out["text"] = msg.text
     if msg.caption:

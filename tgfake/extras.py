@@ -36,6 +36,26 @@ def origin_of(chat: Chat, msg: StoredMessage, *, hidden: bool = False) -> dict[s
     return {"type": "user", "sender_user": sender.json(), "date": msg.date}
 
 
+def legacy_forward_fields(origin: dict[str, Any]) -> dict[str, Any]:
+    """The pre-7.0 ``forward_*`` fields the server still writes beside ``forward_origin`` (Client.cpp's
+    JsonMessage), which bots written for the older API read: who or which chat, the post, the signature, the date."""
+    out: dict[str, Any] = {}
+    kind = origin["type"]
+    if kind == "user":
+        out["forward_from"] = origin["sender_user"]
+    elif kind == "hidden_user":
+        if origin.get("sender_user_name"):
+            out["forward_sender_name"] = origin["sender_user_name"]
+    else:
+        out["forward_from_chat"] = origin["sender_chat" if kind == "chat" else "chat"]
+        if kind == "channel":
+            out["forward_from_message_id"] = origin["message_id"]
+        if origin.get("author_signature"):
+            out["forward_signature"] = origin["author_signature"]
+    out["forward_date"] = origin["date"]
+    return out
+
+
 def origin_name(origin: dict[str, Any]) -> str:
     """Who a forward names: the user, the hidden user's name, the chat or channel title."""
     if origin["type"] == "user":

@@ -225,6 +225,15 @@ async def test_forwards_carry_each_origin(wire: Wire) -> None:
     assert origins[1]["sender_user_name"] == "Bob"
     assert (origins[2]["chat"]["title"], origins[2]["message_id"]) == ("News", 9)
     assert [m["text"] for m in got] == ["from bob", "from bob", "news", "hey"]
+    # The server still writes the pre-7.0 fields beside forward_origin (Client.cpp's JsonMessage), in this order.
+    legacy = [{k: v for k, v in m.items() if k.startswith("forward_") and k != "forward_origin"} for m in got]
+    assert legacy == [
+        {"forward_from": origins[0]["sender_user"], "forward_date": origins[0]["date"]},
+        {"forward_sender_name": "Bob", "forward_date": origins[1]["date"]},
+        {"forward_from_chat": origins[2]["chat"], "forward_from_message_id": 9, "forward_date": origins[2]["date"]},
+        {"forward_from_chat": origins[3]["sender_chat"], "forward_date": origins[3]["date"]},
+    ]
+    assert [list(d) for d in legacy][2] == ["forward_from_chat", "forward_from_message_id", "forward_date"]
     assert "[1] alice: [forwarded from bob] from bob" in await wire.text()
     refused = await act(wire, "/sim/forward", {"text": "x", "origin": {"type": "nobody"}}, 400)
     assert refused["error"] == "origin.type is user, hidden_user, chat or channel"
