@@ -110,11 +110,14 @@ class StoredMessage:
     protected: bool = False  # sent with protect_content: not forwardable (bots may still copy it)
     caption_above: bool = False  # show_caption_above_media
     via_bot: User | None = None  # sent through an inline bot (a chosen inline result, a Mini App's answer)
+    sender_chat: Chat | None = None  # sent on behalf of a chat outside a channel (``sender`` is td's stand-in)
+    signature: str = ""  # author_signature: an anonymous administrator's custom title
     inline_message_id: str = ""  # such a message with an inline keyboard: the bot edits it by this id
 
     @property
     def from_bot(self) -> bool:
-        return self.sender is not None and self.sender.is_bot
+        """Sent by a bot (the stand-in bots of messages on behalf of chats are not authors)."""
+        return self.sender is not None and self.sender.is_bot and self.sender_chat is None
 
     @property
     def is_media(self) -> bool:
@@ -251,6 +254,7 @@ class Chat:
     permissions: dict[str, bool] = field(default_factory=dict)
     blocked: bool = False  # private: the person blocked the bot
     migrated_to: int = 0  # a group that became a supergroup
+    linked_chat_id: int = 0  # a channel's discussion supergroup, or the channel a supergroup discusses
     pinned: list[int] = field(default_factory=list)  # pinned message ids, newest last
     topics: dict[int, Topic] = field(default_factory=dict)
     join_requests: dict[int, JoinRequest] = field(default_factory=dict)
@@ -354,6 +358,10 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
         out["sender_chat"] = chat.json()  # a channel post is signed by the channel, not by its author
     elif msg.sender is not None:
         out["from"] = msg.sender.json()
+        if msg.signature:
+            out["author_signature"] = msg.signature
+        if msg.sender_chat is not None:
+            out["sender_chat"] = msg.sender_chat.json()
     out["chat"] = chat.json()
     out["date"] = msg.date
     if msg.edit_date is not None:
@@ -395,11 +403,26 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
     return out
 
 
+def comment_thread(chat: Chat, reply_to: int | None) -> int:
+    """The comment thread a reply outside a forum joins: its target's, or the channel post's automatic forward it
+    answers (a discussion group's threads, whose ``message_thread_id`` is that forward's id); 0 for none."""
+    if chat.is_forum or reply_to is None:
+        return 0
+    target = chat.messages.get(reply_to)
+    if target is None:
+        return 0
+    if target.thread_id:
+        return target.thread_id
+    return target.message_id if target.extra.get("is_automatic_forward") else 0
+
+
 def message_view(msg: StoredMessage) -> dict[str, Any]:
     """A message as ``GET /sim/chat/{id}`` shows it (deleted ones included, flagged)."""
     out: dict[str, Any] = {"message_id": msg.message_id, "from": "bot" if msg.from_bot else "user"}
     if msg.sender is not None and msg.sender.username:
         out["username"] = msg.sender.username
+    if msg.sender_chat is not None:
+        out["sender_chat"] = {"id": msg.sender_chat.id, "title": msg.sender_chat.title}
     if msg.thread_id:
         out["message_thread_id"] = msg.thread_id
     if msg.service:

@@ -45,6 +45,7 @@ class SenderFields(SimBody):
     reply_to_message_id: MessageId = 0
     message_thread_id: MessageId = 0
     mention: bool = False
+    sender_chat_id: ChatId = 0
 
 
 class MessageIn(SenderFields):
@@ -203,6 +204,7 @@ class ChatIn(SimBody):
     members: list[Ref] = []
     admins: list[Ref] = []
     join_by_request: bool = False
+    linked_chat_id: ChatId = 0
 
 
 class MemberIn(SimBody):

@@ -13,7 +13,7 @@ import gc
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +23,7 @@ from tgfake.chats import (
     StoredFile,
     StoredMessage,
     button_in,
+    comment_thread,
     message_json,
     message_view,
     transcript_lines,
@@ -31,6 +32,7 @@ from tgfake.chats import (
 from tgfake.clock import Clock, OffsetClock, SystemClock
 from tgfake.content import Media
 from tgfake.errors import SimError, TelegramError
+from tgfake.extras import origin_of
 from tgfake.faults import Fault, Faults
 from tgfake.models import MAX_TEXT, BotIn, CallbackIn, ClockIn, FaultIn, MessageIn, SenderFields
 from tgfake.options import DEFAULT_BOT_ID, Options
@@ -51,6 +53,7 @@ from tgfake.world.people import (
     DEFAULT_USERNAME,
     User,
     capitalized,
+    stand_in_sender,
 )
 from tgfake.world.polls import Polls, close_due
 from tgfake.world.profiles import Profiles
@@ -497,7 +500,34 @@ class Stand:
             if edited:
                 kind = "edited_" + kind
             out[bot.id] = bot.push(kind, message_json(chat, msg))
+        if chat.linked_chat_id and chat.type == "channel" and not edited and msg.service is None:
+            self._forward_to_discussion(chat, msg)
         return out
+
+    def _forward_to_discussion(self, channel: Chat, post: StoredMessage) -> None:
+        """A channel post's automatic forward into the channel's discussion supergroup, as Telegram makes it: the
+        same content from Telegram on behalf of the channel, ``is_automatic_forward``, the post as its origin, and
+        no keyboard. People's comments reply to it (their thread: :func:`tgfake.chats.comment_thread`)."""
+        group = self.world.chats.get(channel.linked_chat_id)
+        if group is None or group.type != "supergroup":
+            return
+        origin = origin_of(channel, post)
+        copy = replace(
+            post,
+            message_id=group.mint_message_id(),
+            sender=stand_in_sender(channel.id, group.id, automatic_forward=True),
+            sender_chat=channel,
+            reply_to=None,
+            quote=None,
+            keyboard=None,
+            reply_markup=None,
+            edit_date=None,
+            thread_id=0,
+            extra={**post.extra, "forward_origin": origin, "is_automatic_forward": True},
+            reactions={},
+            inline_message_id="",
+        )
+        self.deliver(group, group.add(copy))
 
     # --- the person ----------------------------------------------------------------------------------------------
     def inject_message(self, body: MessageIn) -> tuple[int, int]:
@@ -590,23 +620,52 @@ class Stand:
             ]
         if reply_to is None:
             reply_to = body.reply_to_message_id if body.reply_to_message_id in chat.messages else None
+        sender_chat = self._sender_chat(body, chat, person) if body.sender_chat_id else None
+        signature = ""
+        if sender_chat is chat:
+            member = chat.members.get(person.id)
+            signature = member.custom_title if member is not None else ""
         msg = chat.add(
             StoredMessage(
                 message_id=chat.mint_message_id(),
                 date=self.unix_now(),
-                sender=person,
+                sender=person
+                if sender_chat is None
+                else stand_in_sender(sender_chat.id, chat.id, automatic_forward=False),
+                sender_chat=sender_chat,
+                signature=signature,
                 text="" if has_media else text,
                 caption=text if has_media else "",
                 entities=entities,
                 reply_to=reply_to,
                 media=media,
                 media_group_id=media_group_id,
-                thread_id=body.message_thread_id,
+                thread_id=body.message_thread_id or comment_thread(chat, reply_to),
                 extra=extra or {},
             )
         )
         got = self.deliver(chat, msg)
         return msg.message_id, got.get(bot.id, 0)
+
+    def _sender_chat(self, body: SenderFields, chat: Chat, person: User) -> Chat:
+        """The chat a person writes on behalf of in a supergroup: the group itself (an anonymous administrator) or
+        a channel they own or administer, not one the group banned (``banChatSenderChat``)."""
+        if chat.type != "supergroup":
+            raise SimError(400, "only in a supergroup can a person write on behalf of a chat")
+        if body.sender_chat_id == chat.id:
+            speaker = chat
+        else:
+            found = self.world.chats.get(body.sender_chat_id)
+            if found is None or found.type != "channel":
+                raise SimError(404, f"sender_chat_id {body.sender_chat_id} is not a channel of the stand")
+            speaker = found
+        member = speaker.members.get(person.id)
+        if member is None or not member.is_admin:
+            raise SimError(403, f"{person.handle} is not an administrator of {speaker.title!r}")
+        until = chat.banned_senders.get(speaker.id)
+        if until is not None and (until == 0 or until > self.unix_now()):
+            raise SimError(403, f"{speaker.title!r} is banned in {chat.title!r} (banChatSenderChat)")
+        return speaker
 
     def inject_callback(self, body: CallbackIn) -> tuple[str, int]:
         """The person taps a button (by label, or sends ``data`` as if they had); returns (query id, update id)."""
@@ -829,6 +888,8 @@ class Stand:
         sender = msg.sender
         if sender is None:
             return "user"
+        if msg.sender_chat is not None:  # on behalf of a chat: the chat signs it
+            return msg.sender_chat.username or msg.sender_chat.title
         if sender.is_bot:
             return "bot" if sender.id == self.default_bot.id else sender.username
         return sender.username or "user"

@@ -122,6 +122,8 @@ def full_info(ctx: BotCall, chat: Chat) -> dict[str, Any]:
             out["permissions"] = permissions_json(chat.permissions)
             if chat.join_by_request:
                 out["join_by_request"] = True
+        if chat.linked_chat_id:
+            out["linked_chat_id"] = chat.linked_chat_id
         out["accepted_gift_types"] = gift_types(chat.type == "channel")
     photo = chat.photo
     if photo is None and chat.type == "private":  # a person's: their newest profile photo

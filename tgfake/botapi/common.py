@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors, reply_keyboards
-from tgfake.chats import Chat, Keyboard, StoredMessage
+from tgfake.chats import Chat, Keyboard, StoredMessage, comment_thread
 from tgfake.errors import bad_request
 from tgfake.params import Params, loads, parse_int
 from tgfake.reply_keyboards import ReplyMarkup
@@ -210,7 +210,7 @@ def post_message(
         "quote": quote,
         "keyboard": keyboard if isinstance(keyboard, list) else None,
         "reply_markup": keyboard if isinstance(keyboard, ReplyMarkup) else None,
-        "thread_id": thread if chat.is_forum else 0,
+        "thread_id": thread if chat.is_forum else comment_thread(chat, reply_to),
         "protected": p.flag("protect_content"),
         **fields,
     }

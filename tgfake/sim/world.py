@@ -61,6 +61,7 @@ async def create_chat(request: web.Request) -> web.Response:
         members=list(body.members),
         admins=list(body.admins),
         join_by_request=body.join_by_request,
+        linked_chat_id=body.linked_chat_id,
     )
     return sim_json({"chat_id": chat.id, "chat": chat_json(chat)})
 

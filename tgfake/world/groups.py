@@ -92,6 +92,7 @@ def create_chat(
     members: list[str | int] | None = None,
     admins: list[str | int] | None = None,
     join_by_request: bool = False,
+    linked_chat_id: int = 0,
 ) -> Chat:
     """A new chat with its owner, members and administrators (people or bots), as Telegram announces it.
 
@@ -110,6 +111,9 @@ def create_chat(
             raise SimError(400, f"chat id {chat_id} must be negative")
         if chat_id in stand.world.chats:
             raise SimError(409, f"chat {chat_id} already exists")
+    if username and chat_type == "group":
+        raise SimError(400, "a basic group has no username: make it a supergroup")
+    linked = _discussion_partner(stand, chat_type, linked_chat_id) if linked_chat_id else None
     owner = person_ref(stand, creator)
     chat = Chat(
         id=chat_id or next_chat_id(stand, chat_type),
@@ -131,7 +135,22 @@ def create_chat(
         add(stand, chat, account_ref(stand, ref), by=owner)
     for ref in admins or []:
         promote(stand, chat, account_ref(stand, ref), by=owner, joining=True)
+    if linked is not None:
+        chat.linked_chat_id, linked.linked_chat_id = linked.id, chat.id
     return chat
+
+
+def _discussion_partner(stand: Stand, chat_type: str, linked_chat_id: int) -> Chat:
+    """The chat a new one is linked to: a channel's discussion supergroup, or a supergroup's channel (one each)."""
+    partner = stand.world.chats.get(linked_chat_id)
+    if partner is None:
+        raise SimError(404, f"no chat {linked_chat_id} to link: make it first")
+    if {chat_type, partner.type} != {"channel", "supergroup"}:
+        kinds = f"not a {chat_type} to a {partner.type}"
+        raise SimError(400, f"a channel links to a supergroup (its discussion group), {kinds}")
+    if partner.linked_chat_id:
+        raise SimError(409, f"chat {partner.id} is already linked to chat {partner.linked_chat_id}")
+    return partner
 
 
 def actor_in(stand: Stand, chat: Chat, by: str | int | None, right: str) -> User:

@@ -48,6 +48,24 @@ class User:
         return self.username or self.first_name
 
 
+SERVICE_NOTIFICATIONS_ID = 777000
+"""Telegram's own account: the sender of a channel post's automatic forward into its discussion group."""
+GROUP_ANONYMOUS_BOT_ID = 1087968824
+"""The sender td shows for a message an anonymous administrator writes as the group itself."""
+CHANNEL_BOT_ID = 136817688
+"""The sender td shows for a message a person writes on behalf of a channel, outside that channel."""
+
+
+def stand_in_sender(sender_chat_id: int, chat_id: int, *, automatic_forward: bool) -> User:
+    """The ``from`` of a message sent on behalf of a chat (Client.cpp's ``create_message``): the anonymous group
+    bot for the chat itself, Telegram for an automatic forward, else the channel bot. Telegram's own accounts."""
+    if sender_chat_id == chat_id:
+        return User(id=GROUP_ANONYMOUS_BOT_ID, first_name="Group", username="GroupAnonymousBot", is_bot=True)
+    if automatic_forward:
+        return User(id=SERVICE_NOTIFICATIONS_ID, first_name="Telegram")
+    return User(id=CHANNEL_BOT_ID, first_name="Channel", username="Channel_Bot", is_bot=True)
+
+
 def capitalized(name: str) -> str:
     """The first character upper-cased (Unicode-aware: ``ёжик`` → ``Ёжик``)."""
     return name[:1].upper() + name[1:]

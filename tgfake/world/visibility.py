@@ -35,7 +35,7 @@ def recipients(stand: Stand, chat: Chat, msg: StoredMessage) -> list[tuple[Bot, 
         if bot is None or (msg.sender is not None and msg.sender.id == bot.id):
             return []
         return [(bot, "message")]
-    sender_is_bot = msg.sender is not None and msg.sender.is_bot
+    sender_is_bot = msg.from_bot  # (a message on behalf of a chat is not a bot's, whatever td's stand-in)
     out: list[tuple[Bot, str]] = []
     for member in chat.members.values():
         bot = stand.bots.get(member.user.id) if member.user.is_bot else None
