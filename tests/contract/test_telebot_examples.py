@@ -781,7 +781,10 @@ async def test_stars_payment_from_a_reply_keyboard(wire: Wire) -> None:
 
 # --- step_example.py --------------------------------------------------------------------------------------------
 async def test_step_example_chains_next_step_handlers(wire: Wire, tmp_path: Path) -> None:
-    bot = TeleBot(wire.token)
+    # Each step registers the next one after its reply is sent; with telebot's worker threads the person's quick
+    # answer could be dispatched before that (a person types slower). Handlers run in the polling thread here, so
+    # the next update is fetched only once a step has registered its successor.
+    bot = TeleBot(wire.token, threaded=False)
     users: dict[int, dict[str, str]] = {}
 
     @bot.message_handler(commands=["help", "start"])
