@@ -1,12 +1,14 @@
-"""Telegraf's, grammY's and node-telegram-bot-api's own example bots, each rewritten in tests/libraries/node/examples in the same shape (the
-same handlers, calls, parameters and flow; only the API root points at the stand, and what needs the network is
-served locally). Every test starts a stand of its own, runs the bot as a subprocess, waits until it polls, plays the
-person through the testing client and checks what the person sees and what the bot received (the bots that log
-what they got print it, and an exception in a handler stops the bot, which shows in the failure's output).
+"""Telegraf's, grammY's and node-telegram-bot-api's own example bots, each rewritten in tests/libraries/node/examples
+in the same shape (the same handlers, calls, parameters and flow; only the API root points at the stand, and what
+needs the network is served locally). Every test starts a stand of its own, runs the bot as a subprocess, waits until
+it polls, plays the person through the testing client and checks what the person sees and what the bot received (the
+bots that log what they got print it, and an exception in a handler stops the bot, which shows in the failure's
+output).
 
-Examples: feathers-studio/telegraf-docs ``examples/`` (the docs repo that telegraf's ``docs/examples`` moved to) and
-grammyjs/examples and node-telegram-bot-api 0.67.0's ``examples/``. Without ``npm ci`` in tests/libraries/node they are skipped on a developer's machine and fail in
-CI (``CI`` or ``TGFAKE_REQUIRE_NODE`` set), as tests/libraries/test_libraries.py's Node bots do.
+Examples: feathers-studio/telegraf-docs ``examples/`` (the docs repo that telegraf's ``docs/examples`` moved to),
+grammyjs/examples and node-telegram-bot-api 0.67.0's ``examples/``. Without ``npm ci`` in tests/libraries/node they
+are skipped on a developer's machine and fail in CI (``CI`` or ``TGFAKE_REQUIRE_NODE`` set), as
+tests/libraries/test_libraries.py's Node bots do.
 """
 
 from __future__ import annotations
