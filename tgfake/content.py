@@ -18,7 +18,10 @@ if TYPE_CHECKING:
     from tgfake.chats import StoredFile
 
 FILE_KINDS = ("photo", "document", "video", "audio", "voice", "animation", "sticker", "video_note")
-"""The kinds that carry a file (a file id is re-sent only as its own kind)."""
+"""The kinds that carry a file (a file id is re-sent only as its own kind, or as any kind of DOCUMENT_KINDS)."""
+DOCUMENT_KINDS = frozenset(FILE_KINDS) - {"photo"}
+"""TDLib's document file type class: a file id of one is accepted by the send of any other (``FileManager``'s
+``is_document_file_type``), and the message shows the file as what it is; a photo's id is of another class."""
 CAPTIONED = frozenset({"photo", "document", "video", "audio", "voice", "animation", "paid_media", "live_photo"})
 """The kinds a caption may go with (stickers, video notes, locations... have none)."""
 

@@ -118,7 +118,7 @@ async def deliver_bot(stand: Stand, bot: Bot, session: aiohttp.ClientSession) ->
     hook = bot.webhook
     while not stand.closing:
         config = hook.config
-        if config is None or not bot.pending:
+        if config is None or not config.local or not bot.pending:  # the stand reaches only loopback hosts
             await bot.updates_signal.wait(IDLE_WAIT)
             continue
         update = bot.pending[0]

@@ -12,6 +12,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from tgfake.chats import StoredFile
+from tgfake.content import DOCUMENT_KINDS
 from tgfake.errors import bad_request
 from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES, mime_type
 from tgfake.text.cleaning import strip_empty_characters
@@ -111,14 +112,15 @@ def for_get_file(stand: Stand, file_id: str) -> StoredFile:
     return stored
 
 
-def for_resend(stand: Stand, value: str, kind: str) -> StoredFile:
-    """A send naming a file by id: the very file (no new id), of the same kind; a URL cannot be fetched here."""
+def for_resend(stand: Stand, value: str, kind: str, any_document: bool = False) -> StoredFile:
+    """A send naming a file by id: the very file (no new id), of the same kind (or, with ``any_document``, of the
+    same TDLib file type class, documents and the like); a URL cannot be fetched here."""
     stored = stand.world.files.get(value.strip())
     if stored is None and HTTP_URL.match(value.strip()):
         raise bad_request(URL_UNFETCHABLE)
     if stored is None:
         raise bad_request(WRONG_IDENTIFIER)
-    if stored.kind != kind:
+    if stored.kind != kind and not (any_document and {stored.kind, kind} <= DOCUMENT_KINDS):
         raise bad_request(TYPE_MISMATCH)
     return stored
 

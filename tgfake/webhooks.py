@@ -11,7 +11,7 @@ import ipaddress
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from tgfake.webapp import is_loopback_host
 
@@ -34,32 +34,56 @@ class BadWebhook(ValueError):
     """A URL the stand will not deliver to; the message is the reason after ``bad webhook: ``."""
 
 
-def check_url(url: str) -> str:
-    """The URL deliveries go to, as given, or raise why not.
+TELEGRAM_PORTS = (80, 88, 443, 8443)
+# td's IPAddress::is_reserved: the IPv4 blocks a webhook may not point at (every IPv6 address counts as reserved).
+_RESERVED = tuple(
+    ipaddress.IPv4Network(block)
+    for block in (
+        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24",
+        "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24",
+        "224.0.0.0/3",
+    )
+)  # fmt: skip
 
-    Like Telegram's parser, a URL without a scheme means https; only http and https are URLs here. The stand can
-    reach only loopback hosts, so it accepts http and any port for them (a documented deviation: Telegram wants
-    https on ports 80, 88, 443 or 8443) and refuses every other host.
-    """
+
+def check_url(url: str) -> SplitResult:
+    """The URL as Telegram parses it (no scheme means https; only http and https are URLs), or WebhookUrlError."""
     if any(ch.isspace() or ord(ch) < 32 for ch in url):
         raise WebhookUrlError(url)
-    full = url if "://" in url else "https://" + url
     try:
-        parts = urlsplit(full)
+        parts = urlsplit(url if "://" in url else "https://" + url)
         port = parts.port
     except ValueError:
         raise WebhookUrlError(url) from None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname or port == 0:
         raise WebhookUrlError(url)
-    host = parts.hostname
-    if not is_loopback_host(host):
-        try:
-            ipaddress.ip_address(host)
-            what = f"IP address {host} is not a loopback address"
-        except ValueError:
-            what = f"host {host} is not a loopback host"
-        raise BadWebhook(f"tgfake delivers webhooks only to loopback hosts (localhost, 127.0.0.0/8, ::1); {what}")
-    return full
+    return parts
+
+
+def verify(parts: SplitResult) -> bool:
+    """Whether the stand delivers to this URL (True: a loopback host), or BadWebhook with Telegram's reason.
+
+    A loopback host takes http and any port (a documented deviation: the stand reaches only loopback, where Telegram
+    would call 127.0.0.0/8 reserved). Any other host is checked as telegram-bot-api's WebhookActor verifies it
+    (https on ports 80, 88, 443 or 8443, an IP literal IPv4 and not reserved; a name is taken as resolving) and then
+    kept without ever being contacted: its updates wait in the queue.
+    """
+    host = parts.hostname or ""
+    if is_loopback_host(host):
+        return True
+    if parts.scheme.lower() != "https":
+        raise BadWebhook("An HTTPS URL must be provided for webhook")
+    if (parts.port or 443) not in TELEGRAM_PORTS:
+        raise BadWebhook("Webhook can be set up only on ports 80, 88, 443 or 8443")
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if not isinstance(ip, ipaddress.IPv4Address):
+        raise BadWebhook("IPv6-only addresses are not allowed")
+    if any(ip in block for block in _RESERVED):
+        raise BadWebhook(f"IP address {ip} is reserved")
+    return False
 
 
 def secret_problem(secret: str) -> str | None:
@@ -81,6 +105,7 @@ class WebhookConfig:
     max_connections: int = DEFAULT_MAX_CONNECTIONS
     ip_address: str = ""
     certificate: bytes = b""  # the uploaded public key (a self-signed webhook): deliveries trust it, and only it
+    local: bool = True  # a loopback host the stand POSTs to; False: Telegram would, the stand never connects
 
     def json(self) -> dict[str, Any]:
         return {

@@ -286,3 +286,53 @@ async def test_a_mask_position_is_kept_on_mask_stickers(wire: Wire) -> None:
     await wire.ok("setStickerMaskPosition", sticker=first, mask_position=json.dumps(position))
     sticker = (await wire.ok("getStickerSet", name="m_by_tgfake_bot"))["stickers"][0]
     assert sticker["mask_position"] == {"point": "eyes", "x_shift": 0.5, "y_shift": -1.0, "scale": 2.0}
+
+
+async def legacy(wire: Wire, method: str, part: str, **params: str) -> tuple[int, dict[str, Any]]:
+    """A legacy one-file call: the sticker uploaded as the part ``part`` itself (``png_sticker``, ...)."""
+    form = FormData()
+    for key, value in params.items():
+        form.add_field(key, value)
+    form.add_field(part, b"\x89PNG....", filename="s.png", content_type="image/png")
+    resp = await wire.client.post(f"/bot{wire.token}/{method}", data=form)
+    return resp.status, await resp.json()
+
+
+async def test_the_legacy_one_file_form_still_makes_and_grows_a_set(wire: Wire) -> None:
+    status, body = await legacy(
+        wire, "createNewStickerSet", "png_sticker", user_id="4242", name=NAME, title="Cats", emojis="😍👨‍👩‍👧🇺🇸"
+    )
+    assert (status, body) == (200, {"ok": True, "result": True})
+    status, body = await legacy(wire, "addStickerToSet", "tgs_sticker", user_id="4242", name=NAME, emojis="😊")
+    assert (status, body) == (200, {"ok": True, "result": True})
+    got = await wire.ok("getStickerSet", name=NAME)
+    first, second = got["stickers"]
+    assert (first["emoji"], first["is_animated"], first["file_size"]) == ("😍", False, 8)
+    assert (second["emoji"], second["is_animated"]) == ("😊", True)
+    assert wire.stand.world.stickers.sets[NAME].stickers[0].emojis == ["😍", "👨‍👩‍👧", "🇺🇸"]
+    # A file id of one of the set's stickers names the file again (png_sticker is not upload-only).
+    await wire.ok("addStickerToSet", user_id=4242, name=NAME, png_sticker=first["file_id"], emojis="🤔")
+    assert len((await wire.ok("getStickerSet", name=NAME))["stickers"]) == 3
+
+
+@pytest.mark.parametrize(
+    ("params", "description"),
+    [
+        ({"tgs_sticker": "file_9", "emojis": "😊"}, "Bad Request: animated sticker must be uploaded as an InputFile"),
+        ({"webm_sticker": "file_9", "emojis": "😊"}, "Bad Request: video sticker must be uploaded as an InputFile"),
+        ({"png_sticker": "no_such_file", "emojis": "😊"}, "Bad Request: wrong file identifier/HTTP URL specified"),
+        ({"png_sticker": "attach://missing", "emojis": "😊"}, "Bad Request: there is no sticker file in the request"),
+        ({"emojis": "😊"}, "Bad Request: there is no sticker file in the request"),
+        (
+            {"png_sticker": "https://example.com/s.png", "emojis": "😊", "mask_position": "{"},
+            "Bad Request: can't parse mask position JSON object",
+        ),
+        ({"png_sticker": "https://example.com/s.png", "emojis": ""}, "Bad Request: STICKER_EMOJI_INVALID"),
+        ({"png_sticker": "https://example.com/s.png", "emojis": "cat"}, "Bad Request: STICKER_EMOJI_INVALID"),
+    ],
+)
+async def test_the_legacy_form_is_refused_in_telegrams_words(
+    wire: Wire, params: dict[str, str], description: str
+) -> None:
+    await wire.refused("createNewStickerSet", 400, description, user_id=4242, name=NAME, title="Cats", **params)
+    assert wire.stand.world.stickers.sets == {}

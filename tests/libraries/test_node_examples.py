@@ -1,12 +1,14 @@
-"""Telegraf's and grammY's own example bots, each rewritten in tests/libraries/node/examples in the same shape (the
-same handlers, calls, parameters and flow; only the API root points at the stand, and what needs the network is
-served locally). Every test starts a stand of its own, runs the bot as a subprocess, waits until it polls, plays the
-person through the testing client and checks what the person sees and what the bot received (the bots that log
-what they got print it, and an exception in a handler stops the bot, which shows in the failure's output).
+"""Telegraf's, grammY's and node-telegram-bot-api's own example bots, each rewritten in tests/libraries/node/examples
+in the same shape (the same handlers, calls, parameters and flow; only the API root points at the stand, and what
+needs the network is served locally). Every test starts a stand of its own, runs the bot as a subprocess, waits until
+it polls, plays the person through the testing client and checks what the person sees and what the bot received (the
+bots that log what they got print it, and an exception in a handler stops the bot, which shows in the failure's
+output).
 
-Examples: feathers-studio/telegraf-docs ``examples/`` (the docs repo that telegraf's ``docs/examples`` moved to) and
-grammyjs/examples. Without ``npm ci`` in tests/libraries/node they are skipped on a developer's machine and fail in
-CI (``CI`` or ``TGFAKE_REQUIRE_NODE`` set), as tests/libraries/test_libraries.py's Node bots do.
+Examples: feathers-studio/telegraf-docs ``examples/`` (the docs repo that telegraf's ``docs/examples`` moved to),
+grammyjs/examples and node-telegram-bot-api 0.67.0's ``examples/``. Without ``npm ci`` in tests/libraries/node they
+are skipped on a developer's machine and fail in CI (``CI`` or ``TGFAKE_REQUIRE_NODE`` set), as
+tests/libraries/test_libraries.py's Node bots do.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from PIL import Image
 from tests.libraries.test_libraries import NODE_DIR, STARTUP, free_port, sim_get, wait_polling
 from tests.node_support import require_node
 from tgfake.options import Options
-from tgfake.testing import BotProcess, StandClient, ThreadedStand, bot_environment
+from tgfake.testing import DEFAULT_BOT_TOKEN, BotProcess, StandClient, ThreadedStand, bot_environment
 
 pytestmark = pytest.mark.node
 EXAMPLES = NODE_DIR / "examples"
@@ -647,3 +649,75 @@ def test_grammy_webhook_bot() -> None:
         hook = sim_get(stand, "/sim/webhook")["webhook"]
         assert hook["secret_token"] == "grammy-secret", hook
         exchange(stand, ("/start", "Hi, I'm run faster than you :)"), ("fast?", "You said: fast?"))
+
+
+# ---------------------------------------------------------------------------------------------- node-telegram-bot-api
+
+
+def test_ntba_polling_example(files: str, tmp_path: Path) -> None:
+    photo = tmp_path / "photo.gif"
+    photo.write_bytes(image("GIF", color="green"))
+    with example("ntba_polling.js", PHOTO_PATH=str(photo), AUDIO_URL=f"{files}/Example.ogg") as run:
+        stand = run.stand
+        stand.send("/photo")
+        sent = stand.wait_for_reply()
+        assert (sent.kind, sent.raw["caption"]) == ("photo", "I'm a bot!"), sent
+        assert sent.content is not None
+        assert (sent.content["width"], sent.content["height"]) == (40, 30)
+        stand.send("/audio")
+        assert stand.wait_for_reply().kind == "audio"
+        asked = stand.send("/love")
+        love = stand.expect_reply("Do you love me?")
+        assert love.reply_keyboard == (("Yes, you are the bot of my life ❤",), ("No, sorry there is another one...",))
+        assert love.raw["reply_to_message_id"] == asked.message_id
+        exchange(stand, ("/echo hello there", "hello there"))
+        stand.send("/editable")
+        editable = stand.expect_reply("Original Text")
+        assert editable.keyboard == (("Edit Text",),)
+        stand.tap("Edit Text", message_id=editable.message_id)
+        (edit,) = stand.wait_call("editMessageText")
+        assert edit.ok, edit
+        assert message(stand, editable.message_id).text == "Edited Text"
+
+
+def test_ntba_webhook_example() -> None:
+    with example("ntba_webhook.js", webhook=True) as run:
+        stand = run.stand
+        hook = sim_get(stand, "/sim/webhook")["webhook"]
+        assert hook["url"].startswith("http://127.0.0.1:"), hook
+        assert hook["url"].endswith(f"/bot{DEFAULT_BOT_TOKEN}"), hook
+        exchange(stand, ("ping", "I am alive!"))
+        stand.share(location={"latitude": 1.5, "longitude": 2.5})
+        stand.expect_reply("I am alive!")
+        view = sim_get(stand, "/sim/webhook")
+        assert [d["ok"] for d in view["deliveries"]] == [True, True], view
+
+
+def test_ntba_game_example() -> None:
+    port = free_port()
+    with example("ntba_game.js", TELEGRAM_GAMENAME="medusalab_test", GAME_PORT=str(port)) as run:
+        stand = run.stand
+        stand.send("/start")
+        game = stand.wait_for_reply()
+        assert game.keyboard == (("Play medusalab_test",),), game
+        stand.tap("Play medusalab_test", message_id=game.message_id)
+        (answer,) = stand.wait_call("answerCallbackQuery")
+        assert (answer.ok, answer.params["url"]) == (True, f"http://127.0.0.1:{port}/"), answer
+        (tapped,) = run.logged("GAME ")
+        assert tapped == {"game_short_name": "medusalab_test"}  # no data: a game button carries none
+        with urllib.request.urlopen(answer.params["url"], timeout=5) as page:
+            assert b"The game" in page.read()
+
+
+def test_ntba_inline_bot() -> None:
+    with example("ntba_inline.js") as run:
+        stand = run.stand
+        stand.inline_mode(True, feedback=100)
+        answer = stand.inline("tea")
+        assert [r["title"] for r in answer["results"]] == ["TEA", "Bold tea"]
+        assert (answer["is_personal"], answer["cache_time"]) == (True, 0), answer
+        picked = stand.choose("bold")
+        shown = message(stand, picked.message_id)
+        assert (shown.text, [e["type"] for e in shown.raw["entities"]]) == ("tea", ["bold"]), shown
+        chosen = stand.wait_until(lambda: run.logged("CHOSEN ") or None, what="chosen_inline_result")
+        assert (chosen[0]["result_id"], chosen[0]["query"]) == ("bold", "tea")

@@ -147,16 +147,18 @@ async def test_refusals_of_every_kind(wire: Wire, method: str, field: str, what:
 
 
 @pytest.mark.parametrize(("method", "field", "what"), KINDS)
-async def test_file_id_resends_only_as_its_own_kind_and_downloads(
-    wire: Wire, method: str, field: str, what: str
-) -> None:
+async def test_file_id_resends_as_its_own_kind_and_downloads(wire: Wire, method: str, field: str, what: str) -> None:
     data = image_bytes("WEBP") if field == "sticker" else wav_bytes(1)
     status, body = await upload(wire, method, field, "f.bin", data, chat_id=4242)
     assert status == 200, body
     again = await wire.ok(method, chat_id=4242, **{field: "file_1"})
     assert again[field]["file_id"] == "file_1"
     assert again[field] == body["result"][field]  # the same file, its fields kept
-    await wire.refused("sendDocument", 400, "Bad Request: type of file mismatch", chat_id=4242, document="file_1")
+    # TDLib takes a file id of the document class in any document-class send; the message shows what the file is.
+    as_document = await wire.ok("sendDocument", chat_id=4242, document="file_1")
+    assert as_document[field] == body["result"][field]
+    assert "document" not in as_document or field == "animation"
+    await wire.refused("sendPhoto", 400, "Bad Request: type of file mismatch", chat_id=4242, photo="file_1")
     got = await wire.ok("getFile", file_id="file_1")
     assert got["file_path"].split("/")[0] in ("videos", "music", "voice", "animations", "stickers", "video_notes")
     resp = await wire.client.get(f"/file/bot{wire.token}/{got['file_path']}")
@@ -182,3 +184,17 @@ async def test_testing_client_message_exposes_the_kind(wire: Wire) -> None:
     await upload(wire, "sendSticker", "sticker", "s.webp", image_bytes("WEBP"), chat_id=4242)
     messages = (await wire.sim("GET", "/sim/chat/4242"))[1]["messages"]
     assert [ChatMessage.from_json(m).kind for m in messages] == ["text", "sticker"]
+
+
+async def test_a_document_class_id_in_another_send_shows_the_file_as_what_it_is(wire: Wire) -> None:
+    """sendVideoNote with a video's id (node-telegram-bot-api's suite does it) sends the video: TDLib accepts any
+    document-class id, and the server keeps the file's own kind; a kind without captions drops the caption."""
+    status, body = await upload(wire, "sendVideo", "video", "clip.mp4", wav_bytes(1), chat_id=4242)
+    assert status == 200, body
+    video_id = body["result"]["video"]["file_id"]
+    sent = await wire.ok("sendVideoNote", chat_id=4242, video_note=video_id, length=5)
+    assert (sent["video"]["file_id"], "video_note" in sent) == (video_id, False)
+    status, body = await upload(wire, "sendVideoNote", "video_note", "round.mp4", wav_bytes(1), chat_id=4242)
+    note_id = body["result"]["video_note"]["file_id"]
+    sent = await wire.ok("sendVideo", chat_id=4242, video=note_id, caption="no caption on a round video")
+    assert (sent["video_note"]["file_id"], "caption" in sent, "video" in sent) == (note_id, False, False)

@@ -8,12 +8,10 @@ import pytest
 
 from tests.conftest import Wire
 from tests.media.media_helpers import upload
-from tests.webhooks.conftest import closed_port, self_signed
+from tests.webhooks.conftest import Receiver, closed_port, self_signed, wait_webhook
 
 INVALID_URL = "Bad Request: invalid webhook URL specified"
-LOOPBACK_ONLY = (
-    "Bad Request: bad webhook: tgfake delivers webhooks only to loopback hosts (localhost, 127.0.0.0/8, ::1); "
-)
+BAD_WEBHOOK = "Bad Request: bad webhook: "
 CONFLICT_ACTIVE = (
     "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"
 )
@@ -31,17 +29,47 @@ def local_url(path: str = "/hook") -> str:
         ("http://127.0.0.1:99999/hook", INVALID_URL),
         ("http://127.0.0.1:0/hook", INVALID_URL),
         ("http://local host/hook", INVALID_URL),
-        ("https://example.com/hook", LOOPBACK_ONLY + "host example.com is not a loopback host"),
-        ("example.com/hook", LOOPBACK_ONLY + "host example.com is not a loopback host"),
-        ("http://10.0.0.1:8080/hook", LOOPBACK_ONLY + "IP address 10.0.0.1 is not a loopback address"),
-        ("http://[2001:db8::1]/hook", LOOPBACK_ONLY + "IP address 2001:db8::1 is not a loopback address"),
+        ("http://example.com/hook", BAD_WEBHOOK + "An HTTPS URL must be provided for webhook"),
+        ("https://example.com:8080/hook", BAD_WEBHOOK + "Webhook can be set up only on ports 80, 88, 443 or 8443"),
+        ("https://10.0.0.1/hook", BAD_WEBHOOK + "IP address 10.0.0.1 is reserved"),
+        ("203.0.113.7:8443/hook", BAD_WEBHOOK + "IP address 203.0.113.7 is reserved"),
+        ("https://[2001:db8::1]/hook", BAD_WEBHOOK + "IPv6-only addresses are not allowed"),
     ],
 )
-async def test_a_url_the_stand_cannot_deliver_to_is_refused(wire: Wire, url: str, description: str) -> None:
+async def test_a_url_telegram_would_not_verify_is_refused(wire: Wire, url: str, description: str) -> None:
     await wire.refused("setWebhook", 400, description, url=url)
     info = await wire.ok("getWebhookInfo")
     assert info["url"] == ""
     assert await wire.ok("getUpdates") == []
+
+
+@pytest.mark.parametrize("url", ["216.58.210.174", "https://example.com/hook", "example.com:88/hook"])
+async def test_a_public_host_is_set_as_on_telegram_and_never_contacted(
+    wire: Wire, receiver: Receiver, url: str
+) -> None:
+    """Telegram accepts a public https host on its ports; the stand keeps it but reaches only loopback hosts, so the
+    updates wait in the queue (no POST is tried, no error is invented) until a webhook it can reach takes them."""
+    assert await wire.ok("setWebhook", url=url) is True
+    await wire.say("hello")
+    await wire.say("again")
+    info = await wire.ok("getWebhookInfo")
+    assert (info["url"], info["pending_update_count"]) == (url, 2)
+    assert "last_error_message" not in info
+    await wire.refused("getUpdates", 409, CONFLICT_ACTIVE)
+    assert await wire.ok("setWebhook", url=receiver.url) is True
+    view = await wait_webhook(wire, delivered=2)
+    assert receiver.texts() == ["hello", "again"]
+    assert [(d["url"], d["attempt"]) for d in view["deliveries"]] == [(receiver.url, 1), (receiver.url, 1)]
+
+
+async def test_the_secret_is_checked_before_the_webhook_is_verified(wire: Wire) -> None:
+    await wire.refused(
+        "setWebhook",
+        400,
+        "Bad Request: secret token contains unallowed characters",
+        url="http://example.com/hook",
+        secret_token="has space",
+    )
 
 
 @pytest.mark.parametrize(

@@ -98,16 +98,18 @@ def describe(kind: str, p: Params | dict[str, Any], data: bytes) -> tuple[tuple[
     return (width, height), fields
 
 
-def input_file(ctx: BotCall, p: Params, name: str, kind: str = "") -> tuple[Upload | None, StoredFile | None]:
+def input_file(
+    ctx: BotCall, p: Params, name: str, kind: str = "", any_document: bool = False
+) -> tuple[Upload | None, StoredFile | None]:
     """The file part (or ``attach://`` part) named ``name``, else the file a file id names (a file of ``kind``,
-    the part's name unless given); size-checked."""
+    the part's name unless given, or with ``any_document`` of its file type class); size-checked."""
     kind = kind or name
     upload = p.files.get(name)
     if upload is None:
         value = p.text(name)
         if not value:
             raise bad_request(no_file(name.replace("_", " ")))
-        return None, for_resend(ctx.stand, value, kind)
+        return None, for_resend(ctx.stand, value, kind, any_document)
     if len(upload.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
         raise bad_request(FILE_TOO_BIG)
     return upload, None
@@ -124,10 +126,13 @@ def new_media(ctx: BotCall, kind: str, upload: Upload | None, known: StoredFile 
 
 async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
     cid = chat_id(p)
-    upload, known = input_file(ctx, p, kind)
+    upload, known = input_file(ctx, p, kind, any_document=True)
+    shown = known.kind if known is not None else kind  # a video's id sent by sendDocument is still a video
     caption = caption_text(p) if kind in CAPTIONED else None
+    if shown not in CAPTIONED:
+        caption = None
     keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
-    make = new_media(ctx, kind, upload, known, p)
+    make = new_media(ctx, shown, upload, known, p)
 
     def attach() -> dict[str, Any]:
         return {"media": make()}

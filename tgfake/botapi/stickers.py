@@ -20,6 +20,7 @@ from tgfake.botapi.fields import FieldError
 from tgfake.botapi.managed import input_string
 from tgfake.botapi.registry import bot_method
 from tgfake.errors import bad_request
+from tgfake.filestore import WRONG_IDENTIFIER
 from tgfake.params import Params, loads, to_integer
 from tgfake.text.cleaning import clean_username, strip_empty_characters
 from tgfake.wire import ATTACH
@@ -140,9 +141,9 @@ def _file_size(ctx: BotCall, p: Params, ref: str) -> int | None:
 
 
 def read_stickers(ctx: BotCall, p: Params) -> list[dict[str, Any]]:
-    """``get_input_stickers`` (the ``stickers`` array; the legacy single-file form is refused as absent)."""
+    """``get_input_stickers``: the ``stickers`` array, else the legacy single file (:func:`legacy_sticker`)."""
     if "stickers" not in p.values:
-        raise bad_request(errors.NO_STICKER_FILE)
+        return [legacy_sticker(ctx, p)]
     try:
         value = loads(p.text("stickers"))
     except ValueError:
@@ -161,9 +162,10 @@ def read_stickers(ctx: BotCall, p: Params) -> list[dict[str, Any]]:
 
 
 def read_one_sticker(ctx: BotCall, p: Params) -> dict[str, Any]:
-    """``get_input_sticker`` of the ``sticker`` parameter (addStickerToSet, replaceStickerInSet)."""
-    if "sticker" not in p.values:
-        raise bad_request(errors.NO_STICKER_FILE)
+    """``get_input_sticker`` of the ``sticker`` parameter (addStickerToSet, replaceStickerInSet), else the legacy
+    single file (:func:`legacy_sticker`)."""
+    if "sticker" not in p.values and "sticker" not in p.files:
+        return legacy_sticker(ctx, p)
     try:
         value = loads(p.text("sticker"))
     except ValueError:
@@ -172,6 +174,84 @@ def read_one_sticker(ctx: BotCall, p: Params) -> dict[str, Any]:
         return input_sticker(ctx, p, value, "auto")
     except FieldError as exc:
         raise bad_request(errors.STICKER_PROBLEM.format(problem=exc.message)) from None
+
+
+def legacy_sticker(ctx: BotCall, p: Params) -> dict[str, Any]:
+    """``get_legacy_input_sticker``, the form before Bot API 6.6 that Telegram still serves (node-telegram-bot-api
+    0.x sends it): ``png_sticker`` (an upload, a file id or a URL; static, with its own ``mask_position``), else
+    ``tgs_sticker`` (animated) or ``webm_sticker`` (video), which must be uploads; ``emojis`` is one string."""
+    mask = None
+    size = _legacy_file(ctx, p, "png_sticker", uploads_only=False)
+    if size is not None:
+        fmt = "static"
+        mask = _legacy_mask(p)
+    elif (size := _legacy_file(ctx, p, "tgs_sticker", uploads_only=True)) is not None:
+        fmt = "animated"
+    elif (size := _legacy_file(ctx, p, "webm_sticker", uploads_only=True)) is not None:
+        fmt = "video"
+    elif p.text("tgs_sticker"):
+        raise bad_request(errors.ANIMATED_STICKER_NOT_UPLOADED)
+    elif p.text("webm_sticker"):
+        raise bad_request(errors.VIDEO_STICKER_NOT_UPLOADED)
+    else:
+        raise bad_request(errors.NO_STICKER_FILE)
+    emojis = split_emojis(p.text("emojis"))
+    if not emojis or len(emojis) > MAX_EMOJIS or not all(_is_emoji(e) for e in emojis):
+        raise bad_request(errors.STICKER_EMOJI_INVALID)
+    return {"size": size, "format": fmt, "emojis": emojis, "mask": mask, "keywords": []}
+
+
+def _legacy_file(ctx: BotCall, p: Params, name: str, uploads_only: bool) -> int | None:
+    """``get_input_file(query, name, force_file)``: the part ``name`` (or the ``attach://`` part it names), else, unless
+    only uploads count, a file id or URL (an id the stand never minted is Telegram's wrong file identifier)."""
+    ref = p.text(name)
+    if ref.startswith(ATTACH) or not ref:
+        upload = p.files.get(ref[len(ATTACH) :] if ref else name)
+        return len(upload.data) if upload is not None else None
+    if uploads_only:
+        return None
+    size = _file_size(ctx, p, ref)
+    if size is None:
+        raise bad_request(WRONG_IDENTIFIER)
+    return size
+
+
+def _legacy_mask(p: Params) -> dict[str, Any] | None:
+    """``get_mask_position(query, "mask_position")``: absent or empty is none, else a MaskPosition JSON object."""
+    raw = p.text("mask_position")
+    if not raw:
+        return None
+    try:
+        value = loads(raw)
+    except ValueError:
+        raise bad_request(errors.MASK_BAD) from None
+    try:
+        return mask_position(value)
+    except FieldError as exc:
+        raise bad_request(errors.MASK_PROBLEM.format(problem=exc.message)) from None
+
+
+_JOINS_PREVIOUS = frozenset({0xFE0E, 0xFE0F, 0x20E3}) | set(range(0x1F3FB, 0x1F400)) | set(range(0xE0020, 0xE0080))
+_REGIONAL = range(0x1F1E6, 0x1F200)
+
+
+def split_emojis(text: str) -> list[str]:
+    """One string of emoji (a legacy ``emojis``) as the emoji in it: variation selectors, skin tones, keycaps and tag
+    characters stay with the one before, a zero-width joiner joins its neighbours, regional indicators pair up."""
+    out: list[str] = []
+    join = False
+    for ch in text:
+        cp = ord(ch)
+        if out and (join or cp in _JOINS_PREVIOUS or cp == 0x200D):
+            out[-1] += ch
+            join = cp == 0x200D
+            continue
+        if out and cp in _REGIONAL and len(out[-1]) == 1 and ord(out[-1]) in _REGIONAL:
+            out[-1] += ch
+            continue
+        out.append(ch)
+        join = False
+    return out
 
 
 def set_name(text: str) -> str:

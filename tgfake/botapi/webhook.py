@@ -20,6 +20,7 @@ from tgfake.webhooks import (
     WebhookUrlError,
     check_url,
     secret_problem,
+    verify,
 )
 
 if TYPE_CHECKING:
@@ -32,8 +33,9 @@ IP_ADDRESS_BAD = "Bad Request: invalid IP address specified"
 async def set_webhook(ctx: BotCall, p: Params) -> Any:
     """Set (or, with an empty ``url``, remove) the webhook; every check passes before anything changes.
 
-    Checks in order: the url (``invalid webhook URL specified``, then ``bad webhook: <reason>`` for hosts the stand
-    cannot reach), ``secret_token``, the ``certificate``'s size, ``ip_address``, ``allowed_updates``.
+    Checks in order: the url (``invalid webhook URL specified``), ``secret_token``, the ``certificate``'s size,
+    ``ip_address``, the webhook's verification (``bad webhook: <reason>``), ``allowed_updates``. A host other than
+    loopback is set as Telegram sets it but never contacted (its updates wait).
     ``max_connections`` (default 40; garbage reads as 0) is clamped to 1..100. A ``certificate`` (an upload or
     ``attach://``) is what https deliveries trust, as for a self-signed webhook. A waiting getUpdates is terminated
     with 409.
@@ -42,11 +44,9 @@ async def set_webhook(ctx: BotCall, p: Params) -> Any:
     if not url:
         return _remove(ctx, p)
     try:
-        check_url(url)
+        parts = check_url(url)
     except WebhookUrlError:
         raise bad_request(errors.WEBHOOK_URL_INVALID) from None
-    except BadWebhook as exc:
-        raise bad_request(errors.BAD_WEBHOOK.format(reason=exc)) from None
     secret = p.text("secret_token")
     problem = secret_problem(secret)
     if problem is not None:
@@ -60,6 +60,10 @@ async def set_webhook(ctx: BotCall, p: Params) -> Any:
             ipaddress.ip_address(ip)
         except ValueError:
             raise bad_request(IP_ADDRESS_BAD) from None
+    try:
+        local = verify(parts)
+    except BadWebhook as exc:
+        raise bad_request(errors.BAD_WEBHOOK.format(reason=exc)) from None
     read_allowed_updates(ctx, p)
     raw = p.text("max_connections")  # as Telegram reads it: absent is 40, garbage is 0, then clamped to 1..100
     wanted = (parse_int(raw) or 0) if raw else DEFAULT_MAX_CONNECTIONS
@@ -70,6 +74,7 @@ async def set_webhook(ctx: BotCall, p: Params) -> Any:
         max_connections=min(max(wanted, 1), MAX_CONNECTIONS),
         ip_address=ip,
         certificate=certificate.data if certificate is not None else b"",
+        local=local,
     )
     drop = p.flag("drop_pending_updates")
     if config == ctx.bot.webhook.config and not drop and not config.certificate:  # a certificate always re-sets
