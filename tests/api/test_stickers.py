@@ -327,8 +327,8 @@ async def test_the_legacy_one_file_form_still_makes_and_grows_a_set(wire: Wire) 
             {"png_sticker": "https://example.com/s.png", "emojis": "😊", "mask_position": "{"},
             "Bad Request: can't parse mask position JSON object",
         ),
-        ({"png_sticker": "https://example.com/s.png", "emojis": ""}, "Bad Request: STICKER_EMOJI_INVALID"),
-        ({"png_sticker": "https://example.com/s.png", "emojis": "cat"}, "Bad Request: STICKER_EMOJI_INVALID"),
+        ({"png_sticker": "https://example.com/s.png", "emojis": ""}, "Bad Request: invalid sticker emojis"),
+        ({"png_sticker": "https://example.com/s.png", "emojis": "cat"}, "Bad Request: invalid sticker emojis"),
     ],
 )
 async def test_the_legacy_form_is_refused_in_telegrams_words(
