@@ -27,12 +27,13 @@ from tgfake import downloads, errors
 from tgfake.clock import Clock
 from tgfake.delivery import Deliveries
 from tgfake.errors import TelegramError
-from tgfake.keys import REQUEST_MODEL, SESSION, SESSIONS, STAND, put, stand_of
+from tgfake.keys import REQUEST_MODEL, SESSION, SESSIONS, STAND, URL_FETCHER, put, stand_of
 from tgfake.options import Options
 from tgfake.page import register_page
 from tgfake.sessions import PREFIX, Session, Sessions
 from tgfake.sim import register_sim
 from tgfake.stand import Stand, envelope_of
+from tgfake.urlfiles import UrlFetcher
 from tgfake.wire import answering, encoded_envelope, envelope_response, read_params, sim_json
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ async def bot_api(request: web.Request) -> web.StreamResponse:
         params = await read_params(request)
     except TelegramError as exc:  # refused while reading, as td's HTTP reader does: before any method, unrecorded
         return envelope_response(exc.status, envelope_of(exc))
+    await request.app[URL_FETCHER].fill(method, params)  # files named by URL, downloaded as Telegram would
     served = await stand_of(request).serve(token, method, params)
     return encoded_envelope(served.status, served.body, served.retry_after)
 
@@ -138,6 +140,8 @@ def create_app(
     for name in root.options.sessions:
         sessions.create(name, pinned=True)
     app.on_shutdown.append(_release_polls)
+    fetcher = app[URL_FETCHER] = UrlFetcher()
+    app.on_cleanup.append(lambda _app: fetcher.close())
     app.cleanup_ctx.append(deliveries.run)
     app.router.add_get(downloads.ROUTE, downloads.download)
     app.router.add_route("*", "/{tail:.*}", answering(bot_api))

@@ -241,6 +241,7 @@ INPUT_STICKER_FILE_MISSING = "sticker not found"
 NO_STICKER_FILE = "Bad Request: there is no sticker file in the request"
 ANIMATED_STICKER_NOT_UPLOADED = "Bad Request: animated sticker must be uploaded as an InputFile"
 VIDEO_STICKER_NOT_UPLOADED = "Bad Request: video sticker must be uploaded as an InputFile"
+URL_WRONG_TYPE = "Bad Request: wrong type of the web page content"  # WEBPAGE_MEDIA_EMPTY, as Client.cpp words it
 STICKER_EMOJI_INVALID = "Bad Request: invalid sticker emojis"  # STICKER_EMOJI_INVALID as fail_query_with_error words it
 EMOJI_LIST_BAD = "Bad Request: can't parse emoji list JSON array"
 EMOJI_LIST_PROBLEM = "Bad Request: can't parse emoji list: {problem}"

@@ -12,9 +12,11 @@ import llmstub
 from llmstub.http import stored
 from tgfake.sessions import Session, Sessions
 from tgfake.stand import Stand
+from tgfake.urlfiles import UrlFetcher
 
 STAND = web.AppKey("tgfake.stand", Stand)  # the root session's world
 SESSIONS = web.AppKey("tgfake.sessions", Sessions)
+URL_FETCHER = web.AppKey("tgfake.url_fetcher", UrlFetcher)  # downloads of files bots name by URL
 # Request keys: the Session a /s/<id>/... request was routed to, and the model llmstub's handlers serve it with.
 # aiohttp 3.14 types request keys (RequestKey) and warns about plain strings; older ones take strings.
 SESSION: Any = web.RequestKey("tgfake.session", Session) if hasattr(web, "RequestKey") else "tgfake.session"

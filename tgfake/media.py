@@ -32,6 +32,7 @@ __all__ = [
 ]
 
 MAX_PHOTO_BYTES = 10 * 1024 * 1024
+MAX_URL_PHOTO = 5 << 20  # a photo sent by URL: the Bot API documents 5 MB (20 MB for other files)
 """The largest photo upload the Bot API takes (10 MiB)."""
 MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
 """The largest document upload the Bot API takes (50 MiB)."""

@@ -154,11 +154,12 @@ async def test_no_file_is_refused(wire: Wire, method: str, kind: str) -> None:
 
 @pytest.mark.parametrize(("method", "kind"), [("sendPhoto", "photo"), ("sendDocument", "document")])
 async def test_a_string_the_stand_holds_no_file_for_is_refused(wire: Wire, method: str, kind: str) -> None:
-    """A real Telegram file id, an unknown one, a unique id; a URL is one Telegram could not fetch (no network)."""
+    """A real Telegram file id, an unknown one, a unique id; a URL the stand cannot download (test_url_files.py
+    has ones it can)."""
     description = "Bad Request: wrong file identifier/HTTP URL specified"
     for value in ("AgACAgIAAxkBAAIB", "file_1", "ufile_1", "attach://nothing", "http:/no-host"):
         await wire.refused(method, 400, description, chat_id=4242, **{kind: value})
-    for url in ("https://example.com/a.png", "HTTP://10.0.0.1:8080/x?y=1"):
+    for url in ("https://example.com/a.png", "HTTP://127.0.0.1:9/x?y=1"):  # no network; nothing listens on 9
         await wire.refused(method, 400, "Bad Request: failed to get HTTP URL content", chat_id=4242, **{kind: url})
     assert wire.stand.world.files == {}
 

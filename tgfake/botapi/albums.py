@@ -15,13 +15,11 @@ from typing import TYPE_CHECKING, Any
 from tgfake import errors
 from tgfake.botapi.common import caption_fields, chat_id, parse_caption, post_message
 from tgfake.botapi.fields import required_json
-from tgfake.botapi.media import new_media
+from tgfake.botapi.media import named_file, new_media
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import StoredFile
 from tgfake.content import Media
 from tgfake.errors import bad_request
-from tgfake.filestore import FILE_TOO_BIG, for_resend
-from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES
 from tgfake.params import Params, Upload
 from tgfake.text import FormattedText
 from tgfake.wire import ATTACH, compact
@@ -63,10 +61,7 @@ def input_media(
         raise bad_request(BAD_ITEM.format(problem='type "animation" can\'t be used in sendMediaGroup'))
     if kind not in ALBUM_KINDS and kind != "animation":
         raise bad_request(BAD_ITEM.format(problem=f'type "{kind}" is unsupported'))
-    if upload is None:
-        known = for_resend(ctx.stand, value, kind)
-    elif len(upload.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
-        raise bad_request(FILE_TOO_BIG)
+    upload, known = named_file(ctx, p, upload if upload is not None else value, kind)
     parse_mode = raw.get("parse_mode")
     entities = raw.get("caption_entities")
     text = parse_caption(

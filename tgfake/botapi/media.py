@@ -12,20 +12,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tgfake import errors
 from tgfake.botapi.common import caption_fields, caption_text, chat_id, post_message
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import StoredFile
 from tgfake.content import CAPTIONED, Media
 from tgfake.errors import bad_request
-from tgfake.filestore import FILE_TOO_BIG, for_resend, mint
+from tgfake.filestore import FILE_TOO_BIG, URL_UNFETCHABLE, for_resend, mint
 from tgfake.media import (
     MAX_DOCUMENT_BYTES,
     MAX_DURATION,
     MAX_LENGTH,
     MAX_PHOTO_BYTES,
+    MAX_URL_PHOTO,
     audio_info,
     image_size,
+    mime_type,
     picture_size,
 )
 from tgfake.params import Params, Upload, parse_int
@@ -34,6 +37,8 @@ if TYPE_CHECKING:
     from tgfake.stand import BotCall
 
 IMAGE_PROCESS_FAILED = "Bad Request: IMAGE_PROCESS_FAILED"
+URL_DOCUMENT_TYPES = frozenset({"image/gif", "application/pdf", "application/zip"})
+"""What sendDocument takes by URL: "currently only GIF, PDF and ZIP files", the Bot API's documentation says."""
 
 
 def no_file(kind: str) -> str:
@@ -101,18 +106,42 @@ def describe(kind: str, p: Params | dict[str, Any], data: bytes) -> tuple[tuple[
 def input_file(
     ctx: BotCall, p: Params, name: str, kind: str = "", any_document: bool = False
 ) -> tuple[Upload | None, StoredFile | None]:
-    """The file part (or ``attach://`` part) named ``name``, else the file a file id names (a file of ``kind``,
-    the part's name unless given, or with ``any_document`` of its file type class); size-checked."""
-    kind = kind or name
+    """The file part (or ``attach://`` part) named ``name``, else the file its string names (:func:`named_file`:
+    a downloaded URL, or a file id of ``kind``, the part's name unless given); size-checked."""
     upload = p.files.get(name)
     if upload is None:
         value = p.text(name)
         if not value:
             raise bad_request(no_file(name.replace("_", " ")))
-        return None, for_resend(ctx.stand, value, kind, any_document)
-    if len(upload.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
-        raise bad_request(FILE_TOO_BIG)
-    return upload, None
+        return named_file(ctx, p, value, kind or name, any_document)
+    return named_file(ctx, p, upload, kind or name)
+
+
+def named_file(
+    ctx: BotCall, p: Params, ref: Upload | str, kind: str, any_document: bool = False
+) -> tuple[Upload | None, StoredFile | None]:
+    """A file the call sends, as an upload or as a file the stand has, checked as Telegram checks it.
+
+    An upload is size-checked (10 MiB for a photo, 50 MiB else). A string is an HTTP URL the transport downloaded
+    (tgfake/urlfiles.py: its bytes become an upload; a photo must be an image of up to 5 MB and a document a GIF,
+    PDF or ZIP, else ``wrong type of the web page content``, TDLib's WEBPAGE_MEDIA_EMPTY as Client.cpp words it),
+    else a file id of ``kind`` (or, with ``any_document``, of its file type class), or the URL that could not be
+    downloaded (``failed to get HTTP URL content``).
+    """
+    if isinstance(ref, Upload):
+        if len(ref.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
+            raise bad_request(FILE_TOO_BIG)
+        return ref, None
+    fetched = p.fetched.get(ref.strip()) if p.fetched else None
+    if fetched is None:
+        return None, for_resend(ctx.stand, ref, kind, any_document)
+    if kind == "photo" and len(fetched.data) > MAX_URL_PHOTO:
+        raise bad_request(URL_UNFETCHABLE)
+    if (kind == "photo" and image_size(fetched.data) is None) or (
+        kind == "document" and mime_type(fetched.data) not in URL_DOCUMENT_TYPES
+    ):
+        raise bad_request(errors.URL_WRONG_TYPE)
+    return fetched, None
 
 
 def new_media(ctx: BotCall, kind: str, upload: Upload | None, known: StoredFile | None, p: Any) -> Callable[[], Media]:

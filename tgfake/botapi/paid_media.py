@@ -20,13 +20,10 @@ from tgfake.botapi import fields
 from tgfake.botapi.common import caption_fields, caption_text, chat_id, post_message
 from tgfake.botapi.fields import FieldError, required_json
 from tgfake.botapi.keyboards import parse_send_markup
-from tgfake.botapi.media import new_media
+from tgfake.botapi.media import named_file, new_media
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import StoredFile
 from tgfake.content import Media, media_json
 from tgfake.errors import bad_request
-from tgfake.filestore import FILE_TOO_BIG, for_resend
-from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES
 from tgfake.params import Params, Upload, to_integer
 from tgfake.wire import ATTACH
 from tgfake.world.payments import PaidOffer
@@ -71,14 +68,9 @@ def read_item(p: Params, raw: Any) -> tuple[str, Upload | str, Upload | str | No
     return kind, media, still, raw
 
 
-def _maker(ctx: BotCall, kind: str, ref: Upload | str, raw: dict[str, Any]) -> Callable[[], Media]:
+def _maker(ctx: BotCall, p: Params, kind: str, ref: Upload | str, raw: dict[str, Any]) -> Callable[[], Media]:
     """The file's checks now (id of the same kind, size, a photo that is an image), its id minted when called."""
-    upload: Upload | None = ref if isinstance(ref, Upload) else None
-    known: StoredFile | None = None
-    if upload is None:
-        known = for_resend(ctx.stand, str(ref), kind)
-    elif len(upload.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
-        raise bad_request(FILE_TOO_BIG)
+    upload, known = named_file(ctx, p, ref if isinstance(ref, Upload) else str(ref), kind)
     return new_media(ctx, kind, upload, known, raw)
 
 
@@ -113,8 +105,8 @@ async def send_paid_media(ctx: BotCall, p: Params) -> Any:
     makers = []
     for kind, ref, still, item in items:
         file_kind = "video" if kind == "live_photo" else kind
-        make_still = _maker(ctx, "photo", still, item) if still is not None else None
-        makers.append((kind, _maker(ctx, file_kind, ref, item), make_still))
+        make_still = _maker(ctx, p, "photo", still, item) if still is not None else None
+        makers.append((kind, _maker(ctx, p, file_kind, ref, item), make_still))
     if not makers or len(makers) > MAX_PAID_MEDIA:
         raise bad_request(errors.PAID_MEDIA_COUNT)
     paid: list[dict[str, Any]] = []
