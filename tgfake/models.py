@@ -243,11 +243,14 @@ class ProfileAudioIn(FilePartIn):
 
 
 class ProfileIn(SimBody):
-    """``POST /sim/profile``: a person's profile photos and audios, newest first; a list left out is kept."""
+    """``POST /sim/profile``: a person's profile photos and audios, newest first; a list left out is kept.
+    ``language_code`` is their app's language (an IETF tag such as ``ru`` or ``pt-br``; ``""`` none), which every
+    User of them then carries, as Telegram sends it to bots; left out, it is kept."""
 
     user: Ref = 4242
     photos: list[FilePartIn] | None = None
     audios: list[ProfileAudioIn] | None = None
+    language_code: Annotated[str, Field(pattern=r"^([a-z]{2,3}(-[a-z0-9]{1,8})*)?$")] | None = None
 
 
 class InlineIn(SenderFields):
