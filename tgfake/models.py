@@ -216,6 +216,7 @@ class MemberIn(SimBody):
     custom_title: str = ""
     bio: str = ""
     ban: bool = True
+    invite_link: str = ""  # join / join-request: the link (an administrator's, https://t.me/+...) the person opened
 
 
 class TopicIn(SimBody):
