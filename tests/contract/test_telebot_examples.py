@@ -1491,9 +1491,11 @@ async def test_async_language_middleware_passes_the_answer_in_data(wire: Wire) -
 
 
 # --- create_invite_link.py --------------------------------------------------------------------------------------
+OFFICIAL = -1001234567890  # the example's Group_ID
+
+
 async def test_create_invite_link_offers_a_one_use_link_to_a_new_member(wire: Wire) -> None:
     bot = TeleBot(wire.token, parse_mode="HTML")
-    club: list[int] = []  # the example's Group_ID
 
     @bot.message_handler(commands=["start"])
     def startmsg(msg: types.Message) -> None:
@@ -1501,7 +1503,7 @@ async def test_create_invite_link_offers_a_one_use_link_to_a_new_member(wire: Wi
 
     @bot.message_handler(content_types=["new_chat_members"])
     def newmember(msg: types.Message) -> None:
-        invite = bot.create_chat_invite_link(club[0], member_limit=1, expire_date=int(time.time()) + 45)
+        invite = bot.create_chat_invite_link(OFFICIAL, member_limit=1, expire_date=int(time.time()) + 45)
         markup = types.InlineKeyboardMarkup()
         markup.add(types.InlineKeyboardButton("Join our group 🚀", url=invite.invite_link))
         assert msg.from_user is not None
@@ -1511,27 +1513,39 @@ async def test_create_invite_link_offers_a_one_use_link_to_a_new_member(wire: Wi
             reply_markup=markup,
         )
 
+    def offer(name: str) -> str:
+        return f"Hey there {name}, Click the link below to join our Official Group."
+
     async with polling(wire, bot) as person:
         await person.move_clock(to=time.time())  # the example counts the expiry from the wall clock
         await person.send("/start")
         await person.expect_reply("Hey there, I'm a bot made by pyTelegramBotAPI!")
-        club.append(await group(wire, admins=["@tgfake_bot"]))
-        # alice's adding the bot is a new_chat_members message too: the bot offers her a link first
-        await person.expect_reply("Hey there Alice, Click the link below to join our Official Group.", chat=club[0])
-        status, joined = await wire.sim("POST", f"/sim/chats/{club[0]}/join", {"user": "bob"})
+        await group(wire, id=OFFICIAL, title="Official", admins=["@tgfake_bot"])
+        await person.expect_reply(offer("Alice"), chat=OFFICIAL)  # its own arrival is a new_chat_members message
+        lobby = await group(wire, title="Lobby", members=["@tgfake_bot"])
+        await person.expect_reply(offer("Alice"), chat=lobby)
+        status, joined = await wire.sim("POST", f"/sim/chats/{lobby}/join", {"user": "bob"})
         assert status == 200, joined
-        offer = await person.expect_reply(
-            "Hey there Bob, Click the link below to join our Official Group.", chat=club[0]
+        offered = await person.expect_reply(offer("Bob"), chat=lobby)
+        [[button]] = offered.raw["keyboard"]
+        assert button["text"] == "Join our group 🚀"
+        # bob opens the link: he is in the official group, and the link is used up
+        status, joined = await wire.sim(
+            "POST", f"/sim/chats/{OFFICIAL}/join", {"user": "bob", "invite_link": button["url"]}
         )
-        [[button]] = offer.raw["keyboard"]
-        first, created = await person.wait_call("createChatInviteLink", 2)
-    assert button["text"] == "Join our group 🚀"
-    link = created.response["result"]
-    assert button["url"] == link["invite_link"] != first.response["result"]["invite_link"]
-    assert button["url"].startswith("https://t.me/+")
+        assert (status, joined["status"]) == (200, "member"), joined
+        await person.expect_reply(offer("Bob"), chat=OFFICIAL)
+        status, refused = await wire.sim(
+            "POST", f"/sim/chats/{OFFICIAL}/join", {"user": "carol", "invite_link": button["url"]}
+        )
+        assert (status, refused) == (409, {"error": f"invite link {button['url']} has reached its member limit of 1"})
+        created = await person.wait_call("createChatInviteLink", 4)
+    link = created[2].response["result"]
+    assert button["url"] == link["invite_link"]
+    assert len({c.response["result"]["invite_link"] for c in created}) == 4
     bot_id = int(wire.token.split(":")[0])
     assert (link["member_limit"], link["is_revoked"], link["creator"]["id"]) == (1, False, bot_id)
-    assert link["expire_date"] == int(created.params["expire_date"])
+    assert link["expire_date"] == int(created[2].params["expire_date"])
     assert refusals(wire) == []
 
 
