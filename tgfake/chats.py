@@ -204,6 +204,7 @@ class InviteLink:
     is_revoked: bool = False
     subscription_period: int = 0
     subscription_price: int = 0
+    joined: int = 0  # people who joined by it (its member_limit counts them); not in the Bot API object
 
     def json(self, pending: int = 0) -> dict[str, Any]:
         """The Bot API ``ChatInviteLink``, fields in telegram-bot-api's order."""
@@ -287,6 +288,11 @@ class Chat:
 
     def typing(self, now: float) -> bool:
         return self.typing_at is not None and now - self.typing_at < TYPING_WINDOW
+
+    def link_json(self, link: InviteLink) -> dict[str, Any]:
+        """The Bot API ChatInviteLink, with the join requests pending by it."""
+        via = [(r.invite_link or {}).get("invite_link") for r in self.join_requests.values()]
+        return link.json(via.count(link.invite_link))
 
     def json(self) -> dict[str, Any]:
         """The Bot API Chat object: private chats carry the person's names once known, groups their title."""

@@ -218,6 +218,7 @@ class MemberIn(SimBody):
     custom_title: str = ""
     bio: str = ""
     ban: bool = True
+    invite_link: str = ""  # join / join-request: the link (an administrator's, https://t.me/+...) the person opened
 
 
 class TopicIn(SimBody):
@@ -245,11 +246,14 @@ class ProfileAudioIn(FilePartIn):
 
 
 class ProfileIn(SimBody):
-    """``POST /sim/profile``: a person's profile photos and audios, newest first; a list left out is kept."""
+    """``POST /sim/profile``: a person's profile photos and audios, newest first; a list left out is kept.
+    ``language_code`` is their app's language (an IETF tag such as ``ru`` or ``pt-br``; ``""`` none), which every
+    User of them then carries, as Telegram sends it to bots; left out, it is kept."""
 
     user: Ref = 4242
     photos: list[FilePartIn] | None = None
     audios: list[ProfileAudioIn] | None = None
+    language_code: Annotated[str, Field(pattern=r"^([a-z]{2,3}(-[a-z0-9]{1,8})*)?$")] | None = None
 
 
 class InlineIn(SenderFields):

@@ -454,6 +454,7 @@ class _Core:
         user: str | int | Person,
         photos: Sequence[bytes] | None,
         audios: Sequence[bytes | AlbumItem] | None,
+        language_code: str | None = None,
     ) -> _Op[dict[str, Any]]:
         def part(one: bytes | AlbumItem) -> dict[str, Any]:
             item = one if isinstance(one, AlbumItem) else AlbumItem("audio", one)
@@ -467,6 +468,8 @@ class _Core:
             body["photos"] = [part(AlbumItem("photo", p)) for p in photos]
         if audios is not None:
             body["audios"] = [part(a) for a in audios]
+        if language_code is not None:
+            body["language_code"] = language_code
         got = yield from self._do(_Req("POST", "/sim/profile", body=body))
         return dict(got)
 
@@ -1099,9 +1102,11 @@ class StandClient:
         *,
         photos: Sequence[bytes] | None = None,
         audios: Sequence[bytes | AlbumItem] | None = None,
+        language_code: str | None = None,
     ) -> dict[str, Any]:
-        """A person's profile photos and audios, newest first (``POST /sim/profile``); None keeps a list."""
-        return self._driver.run(self._core.set_profile(user, photos, audios))
+        """A person's profile photos and audios, newest first, and their app's language (``POST /sim/profile``);
+        None keeps what they have."""
+        return self._driver.run(self._core.set_profile(user, photos, audios, language_code))
 
     def tap(
         self,
@@ -1390,8 +1395,9 @@ class AsyncStandClient:
         *,
         photos: Sequence[bytes] | None = None,
         audios: Sequence[bytes | AlbumItem] | None = None,
+        language_code: str | None = None,
     ) -> dict[str, Any]:
-        return await self._driver.run(self._core.set_profile(user, photos, audios))
+        return await self._driver.run(self._core.set_profile(user, photos, audios, language_code))
 
     async def tap(
         self,

@@ -23,7 +23,7 @@ from aiohttp.test_utils import TestServer
 from telebot import TeleBot, apihelper, asyncio_helper, custom_filters, formatting, types, util
 from telebot.async_telebot import AsyncTeleBot, ExceptionHandler
 from telebot.callback_data import CallbackData, CallbackDataFilter
-from telebot.handler_backends import ContinueHandling, FileHandlerBackend
+from telebot.handler_backends import BaseMiddleware, ContinueHandling, FileHandlerBackend
 from telebot.states import State, StatesGroup
 from telebot.states.sync.context import StateContext
 from telebot.states.sync.middleware import StateMiddleware
@@ -1288,3 +1288,470 @@ async def test_send_message_draft_streams_two_drafts_then_the_message(wire: Wire
         await person.send("/draft", chat=club)
         await person.expect_reply("This example works in private chats.", chat=club)
     assert refusals(wire) == []
+
+
+# --- middleware/class_based/basic_example.py --------------------------------------------------------------------
+async def test_class_middleware_passes_data_to_the_handler_and_back(wire: Wire) -> None:
+    bot = TeleBot(wire.token, use_class_middlewares=True)
+    after: list[str] = []  # what post_process prints
+
+    class Middleware(BaseMiddleware):
+        def __init__(self) -> None:
+            self.update_types = ["message"]
+
+        def pre_process(self, message: types.Message, data: dict[str, Any]) -> None:
+            data["foo"] = "Hello"
+
+        def post_process(self, message: types.Message, data: dict[str, Any], exception: Exception | None) -> None:
+            after.append(data["foo"])
+            assert exception is None
+
+    @bot.message_handler(commands=["start"])
+    def start(message: types.Message, data: dict[str, Any]) -> None:
+        bot.send_message(message.chat.id, data["foo"])
+        data["foo"] = "Processed"
+
+    bot.setup_middleware(Middleware())
+    async with polling(wire, bot) as person:
+        await person.send("/start")
+        await person.expect_reply("Hello")
+        await person.wait_call("sendMessage")
+    assert after == ["Processed"]
+
+
+# --- middleware/class_based/antiflood_middleware.py (and asynchronous_telebot/middleware/flooding_middleware.py) --
+def flooding(last_time: dict[int, int], limit: int, message: types.Message) -> bool:
+    """The example's SimpleMiddleware(2) check: a second message within ``limit`` seconds of the last one let
+    through (by ``message.date``, the stand's clock) is flooding."""
+    assert message.from_user is not None
+    user = message.from_user.id
+    if user not in last_time:
+        last_time[user] = message.date
+        return False
+    if message.date - last_time[user] < limit:
+        return True
+    last_time[user] = message.date
+    return False
+
+
+async def flood_and_wait(person: AsyncStandClient) -> None:
+    await person.send("/start")
+    await person.expect_reply("Hello!")
+    await person.send("/start")  # the same second
+    await person.expect_reply("You are making request too often")
+    await person.expect_no_reply(within=0.3)
+    await person.move_clock(1)
+    await person.send("/start")  # one second on: still within the limit
+    await person.expect_reply("You are making request too often")
+    await person.move_clock(2)
+    await person.send("/start")
+    await person.expect_reply("Hello!")
+
+
+async def test_antiflood_middleware_cancels_a_message_within_two_seconds(wire: Wire) -> None:
+    from telebot.handler_backends import CancelUpdate
+
+    bot = TeleBot(wire.token, use_class_middlewares=True)
+
+    class SimpleMiddleware(BaseMiddleware):
+        def __init__(self, limit: int) -> None:
+            self.last_time: dict[int, int] = {}
+            self.limit = limit
+            self.update_types = ["message"]
+
+        def pre_process(self, message: types.Message, data: dict[str, Any]) -> CancelUpdate | None:
+            if flooding(self.last_time, self.limit, message):
+                bot.send_message(message.chat.id, "You are making request too often")
+                return CancelUpdate()
+            return None
+
+        def post_process(self, message: types.Message, data: dict[str, Any], exception: Exception | None) -> None:
+            pass
+
+    bot.setup_middleware(SimpleMiddleware(2))
+
+    @bot.message_handler(commands=["start"])
+    def start(message: types.Message) -> None:
+        bot.send_message(message.chat.id, "Hello!")
+
+    async with polling(wire, bot) as person:
+        await flood_and_wait(person)
+    assert refusals(wire) == []
+
+
+async def test_async_flooding_middleware_cancels_a_message_within_two_seconds(wire: Wire) -> None:
+    from telebot import asyncio_handler_backends as backends
+
+    bot = AsyncTeleBot(wire.token)
+
+    class SimpleMiddleware(backends.BaseMiddleware):
+        def __init__(self, limit: int) -> None:
+            self.last_time: dict[int, int] = {}
+            self.limit = limit
+            self.update_types = ["message"]
+
+        async def pre_process(self, message: types.Message, data: dict[str, Any]) -> backends.CancelUpdate | None:
+            if flooding(self.last_time, self.limit, message):
+                await bot.send_message(message.chat.id, "You are making request too often")
+                return backends.CancelUpdate()
+            return None
+
+        async def post_process(self, message: types.Message, data: dict[str, Any], exception: Any) -> None:
+            pass
+
+    bot.setup_middleware(SimpleMiddleware(2))
+
+    @bot.message_handler(commands=["start"])
+    async def start(message: types.Message) -> None:
+        await bot.send_message(message.chat.id, "Hello!")
+
+    async with async_polling(wire, bot) as person:
+        await flood_and_wait(person)
+    assert refusals(wire) == []
+
+
+# --- middleware/function_based/session.py -----------------------------------------------------------------------
+async def test_function_middleware_keeps_a_session_per_user(wire: Wire, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(apihelper, "ENABLE_MIDDLEWARE", True)  # the example sets it before making the bot
+    info, main = "ON_INFO_MENU", "ON_MAIN_MENU"
+    sessions: dict[int, dict[str, str]] = {-10000: {"state": info}, -11111: {"state": main}}
+    bot = TeleBot(wire.token)
+
+    @bot.middleware_handler(update_types=["message"])
+    def set_session(bot_instance: Any, message: types.Message) -> None:
+        assert message.from_user is not None
+        bot_instance.session = sessions.setdefault(message.from_user.id, {"state": main})
+
+    @bot.message_handler(commands=["start"])
+    def start(message: types.Message) -> None:
+        bot.session["state"] = main  # type: ignore[attr-defined]  # set by the middleware
+        bot.send_message(message.chat.id, bot.session["state"])  # type: ignore[attr-defined]
+
+    @bot.message_handler(commands=["info"])
+    def info_(message: types.Message) -> None:
+        bot.session["state"] = info  # type: ignore[attr-defined]
+        bot.send_message(message.chat.id, bot.session["state"])  # type: ignore[attr-defined]
+
+    async with polling(wire, bot) as person:
+        await person.send("/info")
+        await person.expect_reply(info)
+        await person.send("/start", user="bob")
+        await person.expect_reply(main, chat=user_id_for("bob"))
+        await person.wait_call("sendMessage", 2)
+    assert sessions[ALICE] == {"state": info}
+    assert sessions[user_id_for("bob")] == {"state": main}
+
+
+# --- middleware/function_based/i18n.py (and asynchronous_telebot/middleware/i18n.py) ----------------------------
+I18N_HELLO = {"en": "hello", "ru": "привет", "uz": "salom"}
+
+
+async def test_function_middleware_answers_in_the_persons_language(wire: Wire, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(apihelper, "ENABLE_MIDDLEWARE", True)
+    bot = TeleBot(wire.token)
+    lang = ["en"]  # the example's module-level _lang
+
+    @bot.middleware_handler(update_types=["message"])
+    def activate_language(bot_instance: Any, message: types.Message) -> None:
+        assert message.from_user is not None
+        lang[0] = str(message.from_user.language_code)
+
+    @bot.message_handler(commands=["start"])
+    def start(message: types.Message) -> None:
+        bot.send_message(message.chat.id, I18N_HELLO[lang[0]])
+
+    async with polling(wire, bot) as person:
+        await person.set_profile("alice", language_code="ru")
+        await person.set_profile("bob", language_code="uz")
+        await person.send("/start")
+        await person.expect_reply("привет")
+        await person.send("/start", user="bob")
+        await person.expect_reply("salom", chat=user_id_for("bob"))
+    assert refusals(wire) == []
+
+
+async def test_async_language_middleware_passes_the_answer_in_data(wire: Wire) -> None:
+    from telebot import asyncio_handler_backends as backends
+
+    bot = AsyncTeleBot(wire.token)
+
+    class LanguageMiddleware(backends.BaseMiddleware):
+        def __init__(self) -> None:
+            self.update_types = ["message"]
+
+        async def pre_process(self, message: types.Message, data: dict[str, Any]) -> None:
+            assert message.from_user is not None
+            data["response"] = I18N_HELLO[str(message.from_user.language_code)]
+
+        async def post_process(self, message: types.Message, data: dict[str, Any], exception: Any) -> None:
+            assert exception is None
+
+    bot.setup_middleware(LanguageMiddleware())
+
+    @bot.message_handler(commands=["start"])
+    async def start(message: types.Message, data: dict[str, Any]) -> None:
+        await bot.send_message(message.chat.id, data["response"])
+
+    async with async_polling(wire, bot) as person:
+        await person.set_profile("alice", language_code="en")
+        await person.send("/start")
+        await person.expect_reply("hello")
+    assert refusals(wire) == []
+
+
+# --- create_invite_link.py --------------------------------------------------------------------------------------
+OFFICIAL = -1001234567890  # the example's Group_ID
+
+
+async def test_create_invite_link_offers_a_one_use_link_to_a_new_member(wire: Wire) -> None:
+    bot = TeleBot(wire.token, parse_mode="HTML")
+
+    @bot.message_handler(commands=["start"])
+    def startmsg(msg: types.Message) -> None:
+        bot.reply_to(msg, "Hey there, I'm a bot made by pyTelegramBotAPI!")
+
+    @bot.message_handler(content_types=["new_chat_members"])
+    def newmember(msg: types.Message) -> None:
+        invite = bot.create_chat_invite_link(OFFICIAL, member_limit=1, expire_date=int(time.time()) + 45)
+        markup = types.InlineKeyboardMarkup()
+        markup.add(types.InlineKeyboardButton("Join our group 🚀", url=invite.invite_link))
+        assert msg.from_user is not None
+        bot.send_message(
+            msg.chat.id,
+            f"Hey there {msg.from_user.first_name}, Click the link below to join our Official Group.",
+            reply_markup=markup,
+        )
+
+    def offer(name: str) -> str:
+        return f"Hey there {name}, Click the link below to join our Official Group."
+
+    async with polling(wire, bot) as person:
+        await person.move_clock(to=time.time())  # the example counts the expiry from the wall clock
+        await person.send("/start")
+        await person.expect_reply("Hey there, I'm a bot made by pyTelegramBotAPI!")
+        await group(wire, id=OFFICIAL, title="Official", admins=["@tgfake_bot"])
+        await person.expect_reply(offer("Alice"), chat=OFFICIAL)  # its own arrival is a new_chat_members message
+        lobby = await group(wire, title="Lobby", members=["@tgfake_bot"])
+        await person.expect_reply(offer("Alice"), chat=lobby)
+        status, joined = await wire.sim("POST", f"/sim/chats/{lobby}/join", {"user": "bob"})
+        assert status == 200, joined
+        offered = await person.expect_reply(offer("Bob"), chat=lobby)
+        [[button]] = offered.raw["keyboard"]
+        assert button["text"] == "Join our group 🚀"
+        # bob opens the link: he is in the official group, and the link is used up
+        status, joined = await wire.sim(
+            "POST", f"/sim/chats/{OFFICIAL}/join", {"user": "bob", "invite_link": button["url"]}
+        )
+        assert (status, joined["status"]) == (200, "member"), joined
+        await person.expect_reply(offer("Bob"), chat=OFFICIAL)
+        status, refused = await wire.sim(
+            "POST", f"/sim/chats/{OFFICIAL}/join", {"user": "carol", "invite_link": button["url"]}
+        )
+        assert (status, refused) == (409, {"error": f"invite link {button['url']} has reached its member limit of 1"})
+        created = await person.wait_call("createChatInviteLink", 4)
+    link = created[2].response["result"]
+    assert button["url"] == link["invite_link"]
+    assert len({c.response["result"]["invite_link"] for c in created}) == 4
+    bot_id = int(wire.token.split(":")[0])
+    assert (link["member_limit"], link["is_revoked"], link["creator"]["id"]) == (1, False, bot_id)
+    assert link["expire_date"] == int(created[2].params["expire_date"])
+    assert refusals(wire) == []
+
+
+# --- webhook_examples/: Flask, http.server, Tornado and aiohttp (sync TeleBot) -----------------------------------
+HOOK_WELCOME = "Hi there, I am EchoBot.\nI am here to echo your kind words back to you."
+
+
+def webhook_echo_bot(wire: Wire, *, echo: bool = True) -> TeleBot:
+    """The webhook examples' bot: /start and /help answered, other texts echoed (Tornado's has no echo)."""
+    bot = TeleBot(wire.token)
+
+    @bot.message_handler(commands=["help", "start"])
+    def send_welcome(message: types.Message) -> None:
+        bot.reply_to(message, HOOK_WELCOME)
+
+    if echo:
+
+        @bot.message_handler(func=lambda message: True, content_types=["text"])
+        def echo_message(message: types.Message) -> None:
+            bot.reply_to(message, str(message.text))
+
+    return bot
+
+
+@contextlib.contextmanager
+def served_in_thread(serve: Any, stop: Any) -> Iterator[None]:
+    """``serve()`` (a framework's blocking server loop) in a thread until ``stop()``."""
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop()
+        thread.join(5)
+    assert not thread.is_alive()
+
+
+async def webhook_echo_dialog(wire: Wire, bot: TeleBot, url: str, cert_path: Path, *, echo: bool = True) -> None:
+    """The examples' start-up (``remove_webhook``, then ``set_webhook`` with the certificate file opened as text),
+    then the person: a welcome and, with ``echo``, an echo, each delivered to the bot's own server over TLS."""
+
+    def register() -> None:
+        bot.remove_webhook()
+        with open(cert_path) as certificate:
+            bot.set_webhook(url=url, certificate=certificate)
+
+    with pointed(wire):
+        await asyncio.to_thread(register)
+        async with AsyncStandClient(origin(wire)) as person:
+            start = await person.send("/start")
+            welcome = await person.expect_reply(HOOK_WELCOME)
+            assert welcome.raw["reply_to_message_id"] == start.message_id
+            if echo:
+                await person.send("kind words")
+                await person.expect_reply("kind words")
+        view = await wait_webhook(wire, delivered=2 if echo else 1)
+        assert all(d["ok"] for d in view["deliveries"]), view
+        await asyncio.to_thread(bot.remove_webhook)
+    bot.stop_bot()
+    assert refusals(wire) == []
+
+
+async def test_webhook_flask_echo_bot(wire: Wire, tmp_path: Path) -> None:
+    """Flask checks ``content-type == 'application/json'`` exactly and answers 403 otherwise."""
+    import flask
+    from werkzeug.serving import make_server
+
+    cert = self_signed()
+    cert_path = tmp_path / "webhook_cert.pem"
+    cert_path.write_bytes(cert.certificate)
+    bot = webhook_echo_bot(wire)
+    port = closed_port()
+    app = flask.Flask(__name__)
+
+    @app.route("/", methods=["GET", "HEAD"])
+    def index() -> str:
+        return ""
+
+    @app.route(f"/{wire.token}/", methods=["POST"])
+    def webhook() -> str:
+        if flask.request.headers.get("content-type") == "application/json":
+            update = types.Update.de_json(flask.request.get_data().decode("utf-8"))
+            bot.process_new_updates([update])
+            return ""
+        flask.abort(403)
+        return ""  # (abort raises)
+
+    server = make_server("127.0.0.1", port, app, threaded=True, ssl_context=cert.server)
+    with served_in_thread(server.serve_forever, server.shutdown):
+        await webhook_echo_dialog(wire, bot, f"https://127.0.0.1:{port}/{wire.token}/", cert_path)
+
+
+async def test_webhook_cpython_echo_bot(wire: Wire, tmp_path: Path) -> None:
+    """http.server reads exactly ``Content-Length`` bytes and wants ``content-type: application/json``."""
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    cert = self_signed()
+    cert_path = tmp_path / "webhook_cert.pem"
+    cert_path.write_bytes(cert.certificate)
+    bot = webhook_echo_bot(wire)
+    path = f"/{wire.token}/"
+
+    class WebhookHandler(BaseHTTPRequestHandler):
+        server_version = "WebhookHandler/1.0"
+
+        def do_POST(self) -> None:
+            if (
+                self.path == path
+                and "content-type" in self.headers
+                and "content-length" in self.headers
+                and self.headers["content-type"] == "application/json"
+            ):
+                json_string = self.rfile.read(int(self.headers["content-length"]))
+                self.send_response(200)
+                self.end_headers()
+                update = types.Update.de_json(json_string.decode())
+                assert update is not None
+                assert update.message is not None
+                bot.process_new_messages([update.message])
+            else:
+                self.send_error(403)
+                self.end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet: the base class logs every request
+            pass
+
+    httpd = HTTPServer(("127.0.0.1", closed_port()), WebhookHandler)
+    httpd.socket = cert.server.wrap_socket(httpd.socket, server_side=True)  # the example's ssl.wrap_socket
+    with served_in_thread(httpd.serve_forever, httpd.shutdown):
+        await webhook_echo_dialog(wire, bot, f"https://127.0.0.1:{httpd.server_port}{path}", cert_path)
+    httpd.server_close()
+
+
+async def test_webhook_tornado_echo_bot(wire: Wire, tmp_path: Path) -> None:
+    """Tornado at a secret path, wanting ``Content-Length`` and ``Content-Type: application/json``."""
+    import tornado.httpserver
+    import tornado.web
+
+    cert = self_signed()
+    cert_path = tmp_path / "cert.pem"
+    cert_path.write_bytes(cert.certificate)
+    bot = webhook_echo_bot(wire, echo=False)
+    secret = "updates-7f3a"
+    seen: list[str] = []
+
+    class WebhookServ(tornado.web.RequestHandler):
+        def post(self) -> None:
+            headers = self.request.headers
+            if "Content-Length" in headers and headers.get("Content-Type") == "application/json":
+                update = types.Update.de_json(self.request.body.decode("utf-8"))
+                bot.process_new_updates([update])
+                self.write("")
+            else:
+                seen.append(str(headers.get("Content-Type")))
+                self.write("What are you doing here?")
+            self.finish()
+
+    port = closed_port()
+    loop = asyncio.new_event_loop()
+    started = threading.Event()
+
+    def serve() -> None:
+        asyncio.set_event_loop(loop)
+        application = tornado.web.Application([(r"/" + secret, WebhookServ)])
+        server = tornado.httpserver.HTTPServer(application, ssl_options=cert.server)
+        server.listen(port, address="127.0.0.1")
+        loop.call_soon(started.set)
+        loop.run_forever()
+        server.stop()
+        loop.run_until_complete(server.close_all_connections())
+        loop.close()
+
+    with served_in_thread(serve, lambda: loop.call_soon_threadsafe(loop.stop)):
+        assert await asyncio.to_thread(started.wait, 5)
+        await webhook_echo_dialog(wire, bot, f"https://127.0.0.1:{port}/{secret}", cert_path, echo=False)
+    assert seen == []
+
+
+async def test_webhook_aiohttp_echo_bot_sync_telebot(wire: Wire, tmp_path: Path) -> None:
+    """aiohttp's app at ``/{token}/`` handing each update to a sync TeleBot (its worker threads send the answers)."""
+    cert = self_signed()
+    cert_path = tmp_path / "webhook_cert.pem"
+    cert_path.write_bytes(cert.certificate)
+    bot = webhook_echo_bot(wire)
+
+    async def handle(request: web.Request) -> web.Response:
+        if request.match_info.get("token") == bot.token:
+            update = types.Update.de_json(await request.json())
+            bot.process_new_updates([update])
+            return web.Response()
+        return web.Response(status=403)
+
+    app = web.Application()
+    app.router.add_post("/{token}/", handle)
+    server = TestServer(app, host="127.0.0.1", port=closed_port(), scheme="https")
+    await server.start_server(ssl=cert.server)
+    try:
+        await webhook_echo_dialog(wire, bot, f"https://127.0.0.1:{server.port}/{wire.token}/", cert_path)
+    finally:
+        await server.close()

@@ -161,3 +161,31 @@ async def test_get_chat_of_a_person_shows_the_newest_profile_photo_and_audio(wir
     assert chat["first_profile_audio"] == (await wire.ok("getUserProfileAudios", user_id=4242))["audios"][0]
     keys = list(chat)
     assert keys.index("accepted_gift_types") < keys.index("first_profile_audio") < keys.index("photo")
+
+
+async def test_a_persons_app_language_reaches_bots_in_every_user_of_them(wire: Wire) -> None:
+    assert await set_profile(wire, user="alice", language_code="pt-br") == {
+        "user_id": 4242, "photos": [], "audios": [], "language_code": "pt-br"
+    }  # fmt: skip
+    await wire.ok("setMyCommands", commands='[{"command":"ola","description":"Olá"}]', language_code="pt")
+    await wire.say("/start")
+    [update] = await wire.ok("getUpdates")
+    assert update["message"]["from"]["language_code"] == "pt-br"
+    member = await wire.ok("getChatMember", chat_id=4242, user_id=4242)
+    assert member["user"]["language_code"] == "pt-br"
+    assert (await set_profile(wire, user="alice", photos=[]))["photos"] == []  # left out: the language is kept
+    await wire.say("again")
+    [update] = await wire.ok("getUpdates", offset=update["update_id"] + 1)
+    assert update["message"]["from"]["language_code"] == "pt-br"
+    await set_profile(wire, user="alice", language_code="")
+    await wire.say("none now")
+    [update] = await wire.ok("getUpdates", offset=update["update_id"] + 1)
+    assert "language_code" not in update["message"]["from"]
+
+
+@pytest.mark.parametrize("code", ["RU", "english", "e", "en_US", "en-"])
+async def test_a_language_code_that_is_no_language_tag_is_refused(wire: Wire, code: str) -> None:
+    status, answer = await wire.sim("POST", "/sim/profile", {"user": "alice", "language_code": code})
+    assert (status, answer["error"]) == (
+        400, "invalid JSON body: language_code: String should match pattern '^([a-z]{2,3}(-[a-z0-9]{1,8})*)?$'"
+    )  # fmt: skip

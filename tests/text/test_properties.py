@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tgfake.errors import TelegramError
 from tgfake.text import FormattedText, format_text, to_html
-from tgfake.text.detect import find_entities
+from tgfake.text.detect import find_entities, server_entities
 
 # Text built from the characters the parsers care about, plus astral, combining and control characters.
 ALPHABET = st.sampled_from([*list("ab c\n\t\r<>&;/#@$._*~|`[]()!\\=-+{}:'\"0129"), "🙂", "я", "̳", "\u200e", "é"])
@@ -107,9 +107,9 @@ def test_any_explicit_entities_are_used_or_refused(text: str, raw: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(TEXT)
 def test_detected_entities_do_not_overlap(text: str) -> None:
-    found = find_entities(text)
-    ends = 0
-    for e in found:
-        assert e.offset >= ends
-        assert e.length > 0
-        ends = e.offset + e.length
+    for found in (find_entities(text), server_entities(text)):
+        ends = 0
+        for e in found:
+            assert e.offset >= ends
+            assert e.length > 0
+            ends = e.offset + e.length

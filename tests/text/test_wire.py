@@ -140,6 +140,17 @@ async def test_person_text_gets_the_detected_entities(wire: Wire) -> None:
     ]  # fmt: skip
 
 
+async def test_an_international_number_is_a_phone_number_and_other_writings_are_not(wire: Wire) -> None:
+    text = "*call* +12125550123.\n+1 212 555 0123, 12125550123, +123456, x+12125550123, +12125550123a, 🙂+4915112345678"
+    msg = await wire.ok("sendMessage", chat_id=4242, text=text, parse_mode="Markdown")
+    assert [(e["type"], e["offset"], e["length"]) for e in msg["entities"]] == [
+        ("bold", 0, 4), ("phone_number", 5, 12), ("phone_number", 90, 14)
+    ]  # fmt: skip  # offsets in UTF-16: the emoji before the last number is two units
+    await wire.say("ring +442071838750 please")
+    [update] = await wire.ok("getUpdates")
+    assert update["message"]["entities"] == [{"type": "phone_number", "offset": 5, "length": 13}]
+
+
 async def test_a_quote_must_be_in_the_replied_message(wire: Wire) -> None:
     await wire.say("the quick brown fox")
     params = {"message_id": 1, "quote": "<b>brown</b>", "quote_parse_mode": "HTML"}

@@ -6,6 +6,7 @@ from aiogram.types import ChatInviteLink, ForumTopic, Sticker
 
 from tests.conftest import Wire
 from tests.world.helpers import ALICE, BOB, BOT, MOD, MOD_TOKEN, add_bot, forget_updates, make_chat, sim_ok
+from tgfake.world.people import user_id_for
 
 
 async def forum(wire: Wire, **body: object) -> int:
@@ -205,3 +206,62 @@ async def test_join_requests_are_approved_and_declined(wire: Wire) -> None:
     words = "Bad Request: not enough rights to manage chat join requests"
     await wire.refused("declineChatJoinRequest", 400, words, token=MOD_TOKEN, chat_id=cid, user_id=BOB)
     await wire.refused("approveChatJoinRequest", 400, "Bad Request: invalid user_id specified", chat_id=cid)
+
+
+async def test_people_join_by_a_bots_invite_link_until_it_expires_or_fills(wire: Wire) -> None:
+    cid = await forum(wire)
+    wire.stand.bots[BOT].set_allowed_updates(["message", "chat_member", "chat_join_request"])
+    now = wire.stand.unix_now()
+    link = await wire.ok("createChatInviteLink", chat_id=cid, member_limit=1, expire_date=now + 45)
+    forget_updates(wire)
+    await sim_ok(wire, f"/sim/chats/{cid}/join", {"user": "dave", "invite_link": link["invite_link"]})
+    update = wire.stand.bots[BOT].pending[0]["chat_member"]
+    assert (update["new_chat_member"]["status"], update["from"]["username"]) == ("member", "dave")
+    assert update["invite_link"] == link  # the bot's own link, unmasked
+    assert "via_join_request" not in update
+    full = f"invite link {link['invite_link']} has reached its member limit of 1"
+    assert await wire.sim("POST", f"/sim/chats/{cid}/join", {"user": "eve", "invite_link": link["invite_link"]}) == (
+        409, {"error": full}
+    )  # fmt: skip
+    open_link = await wire.ok("createChatInviteLink", chat_id=cid, expire_date=now + 45)
+    await sim_ok(wire, "/sim/clock", {"advance": 45})
+    expired = f"invite link {open_link['invite_link']} expired at {now + 45}"
+    assert await wire.sim(
+        "POST", f"/sim/chats/{cid}/join", {"user": "eve", "invite_link": open_link["invite_link"]}
+    ) == (409, {"error": expired})  # fmt: skip
+    unknown = "https://t.me/+AAAAAAAAAAAAAAAA"
+    assert await wire.sim("POST", f"/sim/chats/{cid}/join", {"user": "eve", "invite_link": unknown}) == (
+        404, {"error": f"chat {cid} has no invite link {unknown}"}
+    )  # fmt: skip
+    revoked = await wire.ok("revokeChatInviteLink", chat_id=cid, invite_link=link["invite_link"])
+    assert await wire.sim("POST", f"/sim/chats/{cid}/join", {"user": "eve", "invite_link": revoked["invite_link"]}) == (
+        409, {"error": f"invite link {revoked['invite_link']} is revoked"}
+    )  # fmt: skip
+    assert (await wire.ok("getChatMember", chat_id=cid, user_id=user_id_for("eve")))["status"] == "left"
+
+
+async def test_a_link_that_creates_join_requests_sends_a_request_naming_it(wire: Wire) -> None:
+    cid = await forum(wire)
+    wire.stand.bots[BOT].set_allowed_updates(["message", "chat_member", "chat_join_request"])
+    link = await wire.ok("createChatInviteLink", chat_id=cid, name="Apply", creates_join_request="true")
+    ask = f"this link asks for approval: POST /sim/chats/{cid}/join-request with it"
+    assert await wire.sim("POST", f"/sim/chats/{cid}/join", {"user": "dave", "invite_link": link["invite_link"]}) == (
+        409, {"error": ask}
+    )  # fmt: skip
+    forget_updates(wire)
+    await sim_ok(wire, f"/sim/chats/{cid}/join-request", {"user": "dave", "invite_link": link["invite_link"]})
+    request = wire.stand.bots[BOT].pending[0]["chat_join_request"]
+    assert request["invite_link"] == link
+    listed = await wire.ok("editChatInviteLink", chat_id=cid, invite_link=link["invite_link"], name="Apply")
+    assert listed["pending_join_request_count"] == 1
+    forget_updates(wire)
+    assert await wire.ok("approveChatJoinRequest", chat_id=cid, user_id=user_id_for("dave")) is True
+    update = wire.stand.bots[BOT].pending[0]["chat_member"]
+    assert (update["new_chat_member"]["status"], update["invite_link"]["invite_link"]) == (
+        "member", link["invite_link"]
+    )  # fmt: skip
+    plain = await wire.ok("createChatInviteLink", chat_id=cid)
+    direct = f"this link lets people in without approval: POST /sim/chats/{cid}/join with it"
+    assert await wire.sim(
+        "POST", f"/sim/chats/{cid}/join-request", {"user": "eve", "invite_link": plain["invite_link"]}
+    ) == (409, {"error": direct})  # fmt: skip

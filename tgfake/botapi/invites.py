@@ -51,9 +51,7 @@ def mint_link(ctx: BotCall, chat: Chat, **fields: Any) -> InviteLink:
 
 
 def link_json(chat: Chat, link: InviteLink) -> dict[str, Any]:
-    via = [(r.invite_link or {}).get("invite_link") for r in chat.join_requests.values()]
-    pending = via.count(link.invite_link)
-    return link.json(pending)
+    return chat.link_json(link)
 
 
 def existing_link(chat: Chat, p: Params) -> InviteLink:

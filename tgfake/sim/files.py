@@ -69,13 +69,17 @@ async def send_album(request: web.Request) -> web.Response:
 @routes.post("/sim/profile")
 @documented(answers.Answer, body=ProfileIn)
 async def set_profile(request: web.Request) -> web.Response:
-    """A person's profile photos and audios (newest first); answers the file ids now on the profile."""
+    """A person's profile photos and audios (newest first) and app language; answers the file ids now on the
+    profile (and the language, when one was given)."""
     body = await _json(request, ProfileIn, MAX_ALBUM_BODY)
     stand = stand_of(request)
     person = person_ref(stand, body.user)
     photos = None if body.photos is None else [(p, _file_data(f"photos[{i}]", p)) for i, p in enumerate(body.photos)]
     audios = None if body.audios is None else [(a, _file_data(f"audios[{i}]", a)) for i, a in enumerate(body.audios)]
-    return sim_json(files.set_profile(stand, person.id, photos, audios))
+    answer = files.set_profile(stand, person.id, photos, audios)
+    if body.language_code is not None:
+        person.language_code = answer["language_code"] = body.language_code
+    return sim_json(answer)
 
 
 def _one_kind(present: list[str]) -> str:

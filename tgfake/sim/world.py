@@ -99,10 +99,13 @@ async def add(request: web.Request) -> web.Response:
 @routes.post("/sim/chats/{id}/join")
 @documented(answers.Membership, body=MemberIn, params=(CHAT_ID,), errors=(403, 409))
 async def join(request: web.Request) -> web.Response:
-    stand, chat, _, account = await _member_body(request)
-    if chat.join_by_request:
+    stand, chat, body, account = await _member_body(request)
+    link = groups.usable_link(stand, chat, body.invite_link) if body.invite_link else None
+    if link is not None and link.creates_join_request:
+        raise SimError(409, f"this link asks for approval: POST /sim/chats/{chat.id}/join-request with it")
+    if link is None and chat.join_by_request:
         raise SimError(409, f"chat {chat.id} approves its members: POST /sim/chats/{chat.id}/join-request")
-    groups.join(stand, chat, account)
+    groups.join(stand, chat, account, link=link)
     return _done(stand, chat, account)
 
 
@@ -110,7 +113,10 @@ async def join(request: web.Request) -> web.Response:
 @documented(answers.JoinRequested, body=MemberIn, params=(CHAT_ID,), errors=(403, 409))
 async def join_request(request: web.Request) -> web.Response:
     stand, chat, body, account = await _member_body(request)
-    sent = groups.request_join(stand, chat, account, body.bio)
+    link = groups.usable_link(stand, chat, body.invite_link) if body.invite_link else None
+    if link is not None and not link.creates_join_request:
+        raise SimError(409, f"this link lets people in without approval: POST /sim/chats/{chat.id}/join with it")
+    sent = groups.request_join(stand, chat, account, body.bio, link)
     return sim_json({"ok": True, "update_ids": sent})
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from tgfake import errors
 from tgfake.errors import TelegramError, bad_request
-from tgfake.text.detect import find_entities
+from tgfake.text.detect import server_entities
 from tgfake.text.entities import (
     DAY_OF_WEEK,
     FOUND,
@@ -98,7 +98,7 @@ def format_text(
         entities = _checked_targets(entities)
     try:
         text, fixed = fix_formatted_text(
-            text, entities, allow_empty=allow_empty, allow_empty_string=allow_empty, find=find_entities
+            text, entities, allow_empty=allow_empty, allow_empty_string=allow_empty, find=server_entities
         )
     except FormatError as exc:
         raise TelegramError(400, bot_api_words(str(exc))) from None
@@ -109,7 +109,7 @@ def format_text(
 
 def plain_entities(text: str) -> list[Entity]:
     """The entities the server detects in a person's plain text (their client sends no formatting)."""
-    return find_entities(text)
+    return server_entities(text)
 
 
 def bot_api_words(message: str) -> str:

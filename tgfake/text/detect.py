@@ -3,7 +3,8 @@
 mention (``@name``, 5..32 characters, or one of Telegram's short bot names), bot_command (``/cmd`` or
 ``/cmd@bot`` anywhere in the text), hashtag, cashtag (``$USD``), bank_card_number (Luhn-valid, known lengths),
 url (``tg://``, ``ton://``, and ``http(s)``/``ftp`` links or bare domains with a known top-level domain) and
-email. phone_number is not detected: TDLib leaves it to the server and the server's rule is not public.
+email. phone_number is not TDLib's (the server finds it by a rule that is not public): ``server_entities`` adds
+the one form known to be found, an international number written as ``+`` and digits (``phone_numbers``).
 
 The matchers follow TDLib's byte-level scanners over code points; character classes come from Python's Unicode
 database (TDLib's own table is a newer Unicode version; only characters unassigned in Python's differ).
@@ -519,8 +520,39 @@ def urls(s: str) -> list[tuple[int, int, bool]]:
     return out
 
 
+def phone_numbers(s: str) -> list[tuple[int, int]]:
+    """``+`` and 7..15 digits (E.164's longest), joined to no word, digit or ``+`` on either side.
+
+    The server's rule is not public; this is the writing Telegram is seen to mark (pyTelegramBotAPI's online
+    test_extract_entity sends ``+12125550123`` and gets a phone_number). Spaced, bracketed or dashed numbers, and
+    numbers without the ``+``, are left undetected rather than guessed."""
+    out = []
+    n = len(s)
+    pos = 0
+    while (p := s.find("+", pos)) >= 0:
+        e = p + 1
+        while e < n and "0" <= s[e] <= "9":
+            e += 1
+        pos = max(e, p + 1)
+        if not 7 <= e - p - 1 <= 15 or (p > 0 and (_word(s[p - 1]) or s[p - 1] == "+")):
+            continue
+        if e < n and (_word(s[e]) or s[e] == "+"):
+            continue
+        out.append((p, e))
+    return out
+
+
+def server_entities(text: str, skip_bot_commands: bool = False) -> list[Entity]:
+    """What the server adds to a stored text: TDLib's finds and the phone numbers TDLib leaves to the server."""
+    return _find(text, skip_bot_commands, phones=True)
+
+
 def find_entities(text: str, skip_bot_commands: bool = False) -> list[Entity]:
-    """Every entity the server would add to ``text``, non-overlapping, with UTF-16 offsets."""
+    """Every entity TDLib's find_entities would add to ``text``, non-overlapping, with UTF-16 offsets."""
+    return _find(text, skip_bot_commands, phones=False)
+
+
+def _find(text: str, skip_bot_commands: bool, phones: bool) -> list[Entity]:
     found: list[tuple[int, int, str]] = []
     if "@" in text:
         found += [(b, e, "mention") for b, e in mentions(text)]
@@ -532,6 +564,8 @@ def find_entities(text: str, skip_bot_commands: bool = False) -> list[Entity]:
         found += [(b, e, "cashtag") for b, e in cashtags(text)]
     if _DIGIT.search(text):
         found += [(b, e, "bank_card_number") for b, e in bank_cards(text)]
+    if phones and "+" in text:
+        found += [(b, e, "phone_number") for b, e in phone_numbers(text)]
     if ":" in text:
         found += [(b, e, "url") for b, e in tg_urls(text)]
     if "." in text:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tgfake.chats import Chat, JoinRequest, Topic
+from tgfake.chats import Chat, InviteLink, JoinRequest, Topic
 from tgfake.errors import SimError
 from tgfake.world.members import (
     ADMINISTRATOR,
@@ -190,16 +190,36 @@ def add(stand: Stand, chat: Chat, account: User, *, by: User) -> Member:
     return new
 
 
-def join(stand: Stand, chat: Chat, person: User, *, via_request: bool = False) -> Member:
-    """A person joins by themselves (a public chat or an invite link); a chat that approves members queues a
-    request instead."""
+def usable_link(stand: Stand, chat: Chat, value: str) -> InviteLink:
+    """The chat's invite link a person opens, if it still lets anyone in (Telegram's app says such a link is
+    invalid or expired)."""
+    link = chat.invite_links.get(value)
+    if link is None:
+        raise SimError(404, f"chat {chat.id} has no invite link {value}")
+    if link.is_revoked:
+        raise SimError(409, f"invite link {value} is revoked")
+    if link.expire_date and link.expire_date <= stand.unix_now():
+        raise SimError(409, f"invite link {value} expired at {link.expire_date}")
+    if link.member_limit and link.joined >= link.member_limit:
+        raise SimError(409, f"invite link {value} has reached its member limit of {link.member_limit}")
+    return link
+
+
+def join(
+    stand: Stand, chat: Chat, person: User, *, via_request: bool = False, link: InviteLink | None = None
+) -> Member:
+    """A person joins by themselves (a public chat, or ``link``: the chat_member update names it and it counts
+    towards the link's member_limit); a chat that approves members queues a request instead."""
     current = chat.members.get(person.id)
     if current is not None and current.present:
         raise SimError(409, f"{person.handle} is already in chat {chat.id}")
     if current is not None and current.status == KICKED:
         raise SimError(403, f"{person.handle} is banned from chat {chat.id}")
     new = Member(user=person, status=MEMBER)
-    extra = {"via_join_request": True} if via_request else None
+    extra: dict[str, Any] | None = {"via_join_request": True} if via_request else None
+    if link is not None:
+        link.joined += 1
+        extra = {"invite_link": chat.link_json(link)}
     set_member(stand, chat, new, actor=person, extra=extra)
     return new
 
@@ -284,13 +304,15 @@ def restrict(
     return new
 
 
-def request_join(stand: Stand, chat: Chat, person: User, bio: str = "") -> list[int]:
-    """A person asks to join; administrator bots with ``can_invite_users`` get ``chat_join_request``."""
+def request_join(stand: Stand, chat: Chat, person: User, bio: str = "", link: InviteLink | None = None) -> list[int]:
+    """A person asks to join (by ``link``, one that creates join requests, or the chat's own approval setting);
+    administrator bots with ``can_invite_users`` get ``chat_join_request``."""
     current = chat.members.get(person.id)
     if current is not None and current.present:
         raise SimError(409, f"{person.handle} is already in chat {chat.id}")
     date = stand.unix_now()
-    chat.join_requests[person.id] = JoinRequest(user=person, date=date, bio=bio)
+    via = None if link is None else chat.link_json(link)
+    chat.join_requests[person.id] = JoinRequest(user=person, date=date, bio=bio, invite_link=via)
     payload: dict[str, Any] = {
         "chat": chat.json(),
         "from": person.json(),
@@ -299,6 +321,8 @@ def request_join(stand: Stand, chat: Chat, person: User, bio: str = "") -> list[
     }
     if bio:
         payload["bio"] = bio
+    if via is not None:
+        payload["invite_link"] = via
     out = []
     for member in chat.members.values():
         bot = stand.bots.get(member.user.id) if member.user.is_bot else None
