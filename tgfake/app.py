@@ -33,7 +33,7 @@ from tgfake.page import register_page
 from tgfake.sessions import PREFIX, Session, Sessions
 from tgfake.sim import register_sim
 from tgfake.stand import Stand, envelope_of
-from tgfake.urlfiles import UrlFetcher
+from tgfake.urlfiles import UrlFetcher, names_files
 from tgfake.wire import answering, encoded_envelope, envelope_response, read_params, sim_json
 
 if TYPE_CHECKING:
@@ -97,7 +97,8 @@ async def bot_api(request: web.Request) -> web.StreamResponse:
         params = await read_params(request)
     except TelegramError as exc:  # refused while reading, as td's HTTP reader does: before any method, unrecorded
         return envelope_response(exc.status, envelope_of(exc))
-    await request.app[URL_FETCHER].fill(method, params)  # files named by URL, downloaded as Telegram would
+    if names_files(method):  # files named by URL, downloaded as Telegram would
+        await request.app[URL_FETCHER].fill(method, params)
     served = await stand_of(request).serve(token, method, params)
     return encoded_envelope(served.status, served.body, served.retry_after)
 

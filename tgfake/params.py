@@ -189,6 +189,8 @@ def to_integer(text: str) -> int:
     """``td::to_integer``: an optional ``-`` and the leading digits, wrapped to 64 bits as td's unsigned arithmetic
     wraps; anything else reads as 0 (never an error)."""
     sign, body = (-1, text[1:]) if text[:1] == "-" else (1, text)
+    if body.isascii() and body.isdigit() and len(body) < 19:  # the whole text, in range: what clients send
+        return sign * int(body)
     end = 0
     while end < len(body) and "0" <= body[end] <= "9":
         end += 1

@@ -847,7 +847,9 @@ class Stand:
             if handler is None:
                 raise TelegramError(404, errors.METHOD_NOT_FOUND)
             check_params(method, params)
-            self._name_public_chats(params)
+            values = params.values
+            if values.get("chat_id", "")[:1] == "@" or values.get("from_chat_id", "")[:1] == "@":
+                self._name_public_chats(params)
             close_due(self)  # timed polls close on the stand's clock, seen at the next call
             flood_chat = self._flood_chat(bot, method, params)
             status, envelope = 200, envelope_of(await handler(BotCall(self, bot), params))

@@ -35,21 +35,29 @@ MEDIA_PARAMS = frozenset({"media"})
 
 @cache
 def url_params() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Method (lower-case) -> (the parameters that are a file or a string, the JSON ``media`` parameters)."""
+    """Method (as named, and lower-case) -> (the parameters that are a file or a string, the JSON ``media``
+    parameters)."""
     out: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     for name, method in methods().items():
         direct = tuple(p.name for p in method.params if p.type == "InputFile or String" and p.name != "thumbnail")
         nested = tuple(p.name for p in method.params if p.name in MEDIA_PARAMS and "InputMedia" in p.type)
         nested += tuple(p.name for p in method.params if p.name in MEDIA_PARAMS and "InputPaidMedia" in p.type)
-        if direct or nested:
-            out[name] = (direct, nested)
+        out[name] = out[method.name] = (direct, nested)  # as named (one lookup per call), and lower-cased
     return out
+
+
+def names_files(method: str) -> bool:
+    """Whether a call of ``method`` may name a file by URL (looked up as sent, then in any letter case)."""
+    found = url_params().get(method)
+    if found is None:
+        found = url_params().get(method.lower())
+    return found is not None and bool(found[0] or found[1])
 
 
 def named_urls(method: str, params: Params) -> list[str]:
     """The http(s) URLs this call names as files, in order, each once."""
-    found = url_params().get(method.lower())
-    if found is None:
+    found = url_params().get(method) or url_params().get(method.lower())
+    if not found:
         return []
     direct, nested = found
     urls: list[str] = []
