@@ -20,8 +20,7 @@ from tgfake.botapi.registry import bot_method
 from tgfake.chats import StoredFile
 from tgfake.content import Media
 from tgfake.errors import bad_request
-from tgfake.filestore import FILE_TOO_BIG, for_resend
-from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES
+from tgfake.filestore import check_upload, for_resend
 from tgfake.params import Params, Upload
 from tgfake.text import FormattedText
 from tgfake.wire import ATTACH, compact
@@ -65,8 +64,8 @@ def input_media(
         raise bad_request(BAD_ITEM.format(problem=f'type "{kind}" is unsupported'))
     if upload is None:
         known = for_resend(ctx.stand, value, kind)
-    elif len(upload.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
-        raise bad_request(FILE_TOO_BIG)
+    else:
+        check_upload(upload.data, kind)
     parse_mode = raw.get("parse_mode")
     entities = raw.get("caption_entities")
     text = parse_caption(

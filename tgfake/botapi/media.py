@@ -18,12 +18,10 @@ from tgfake.botapi.registry import bot_method
 from tgfake.chats import StoredFile
 from tgfake.content import CAPTIONED, Media
 from tgfake.errors import bad_request
-from tgfake.filestore import FILE_TOO_BIG, for_resend, mint
+from tgfake.filestore import check_upload, for_resend, mint
 from tgfake.media import (
-    MAX_DOCUMENT_BYTES,
     MAX_DURATION,
     MAX_LENGTH,
-    MAX_PHOTO_BYTES,
     audio_info,
     image_size,
     picture_size,
@@ -108,8 +106,7 @@ def input_file(ctx: BotCall, p: Params, name: str, kind: str = "") -> tuple[Uplo
         if not value:
             raise bad_request(no_file(name.replace("_", " ")))
         return None, for_resend(ctx.stand, value, kind)
-    if len(upload.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
-        raise bad_request(FILE_TOO_BIG)
+    check_upload(upload.data, kind)
     return upload, None
 
 

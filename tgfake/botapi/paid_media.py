@@ -26,8 +26,7 @@ from tgfake.botapi.schema import to_integer
 from tgfake.chats import StoredFile
 from tgfake.content import Media, media_json
 from tgfake.errors import bad_request
-from tgfake.filestore import FILE_TOO_BIG, for_resend
-from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES
+from tgfake.filestore import check_upload, for_resend
 from tgfake.params import Params, Upload
 from tgfake.wire import ATTACH
 from tgfake.world.payments import PaidOffer
@@ -78,8 +77,8 @@ def _maker(ctx: BotCall, kind: str, ref: Upload | str, raw: dict[str, Any]) -> C
     known: StoredFile | None = None
     if upload is None:
         known = for_resend(ctx.stand, str(ref), kind)
-    elif len(upload.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
-        raise bad_request(FILE_TOO_BIG)
+    else:
+        check_upload(upload.data, kind)
     return new_media(ctx, kind, upload, known, raw)
 
 
