@@ -123,9 +123,34 @@ async def delete_messages(ctx: BotCall, p: Params) -> Any:
     return True
 
 
+CHAT_ACTIONS = frozenset(
+    {
+        "cancel",
+        "typing",
+        "record_video",
+        "upload_video",
+        "record_audio",
+        "record_voice",
+        "upload_audio",
+        "upload_voice",
+        "upload_photo",
+        "upload_document",
+        "choose_sticker",
+        "pick_up_location",
+        "find_location",
+        "record_video_note",
+        "upload_video_note",
+    }
+)
+"""The actions Client.cpp's get_chat_action knows (lower-cased, untrimmed, legacy aliases included)."""
+
+
 @bot_method("sendChatAction")
 async def send_chat_action(ctx: BotCall, p: Params) -> Any:
-    """Shows "typing" for five seconds of the stand's clock (the action's kind is only recorded)."""
+    """Shows "typing" for five seconds of the stand's clock (the action's kind is only recorded); an action
+    Telegram does not know is refused before the chat is looked at, as Client.cpp does."""
+    if p.text("action").lower() not in CHAT_ACTIONS:
+        raise bad_request(errors.WRONG_CHAT_ACTION)
     chat = ctx.chat_for_send(chat_id(p))
     chat.typing_at = ctx.now()
     return True
