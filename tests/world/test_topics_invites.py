@@ -205,3 +205,15 @@ async def test_join_requests_are_approved_and_declined(wire: Wire) -> None:
     words = "Bad Request: not enough rights to manage chat join requests"
     await wire.refused("declineChatJoinRequest", 400, words, token=MOD_TOKEN, chat_id=cid, user_id=BOB)
     await wire.refused("approveChatJoinRequest", 400, "Bad Request: invalid user_id specified", chat_id=cid)
+
+
+async def test_approving_a_member_who_asked_nothing_is_user_already_participant(wire: Wire) -> None:
+    cid = await forum(wire, join_by_request=True)
+    await sim_ok(wire, f"/sim/chats/{cid}/join-request", {"user": "dave"})
+    participant = "Bad Request: USER_ALREADY_PARTICIPANT"
+    await wire.refused("approveChatJoinRequest", 400, participant, chat_id=cid, user_id=ALICE)
+    missing = "Bad Request: HIDE_REQUESTER_MISSING"
+    await wire.refused("declineChatJoinRequest", 400, missing, chat_id=cid, user_id=ALICE)
+    await wire.refused("approveChatJoinRequest", 400, missing, chat_id=cid, user_id=987654)
+    dave = next(iter(wire.stand.world.chats[cid].join_requests))
+    assert await wire.ok("approveChatJoinRequest", chat_id=cid, user_id=dave) is True
