@@ -146,6 +146,7 @@ def set_up_world(stand: str) -> None:
         sim(stand, "bots", {"id": 5000000001 + n, "username": username[1:], "first_name": f"PTB helper {n + 1}"})
     person = {"user_id": PERSON, "username": "ptb_test_user", "first_name": "PTB", "last_name": "Test user"}
     sim(stand, "message", {**person, "text": "/start"})
+    sim(stand, "message", {"user_id": 1325859552, "first_name": "Promoted", "text": "/start"})  # a user it promotes
     members = [5551, 5552, 5553]
     admins = ["@ptb_fallback_1_bot", *HELPER_BOTS]
     title = ">>> telegram.Bot(test) @ptb_fallback_1_bot"
@@ -156,6 +157,13 @@ def set_up_world(stand: str) -> None:
     sim(stand, "chats", {**channel, "creator": PERSON, "admins": admins, "members": members})
     sub = {"type": "channel", "id": SUBSCRIPTION_CHANNEL, "title": "PTB subscription channel", "creator": PERSON}
     sim(stand, "chats", {**sub, "admins": ["@ptb_fallback_1_bot"]})
+    # The bot administers the channel without the right to add administrators (its promotions: Not enough rights).
+    rights = ["can_manage_chat", "can_change_info", "can_post_messages", "can_edit_messages", "can_delete_messages"]
+    rights += ["can_invite_users", "can_restrict_members", "can_manage_video_chats"]
+    promote = {"user": "@ptb_fallback_1_bot", "by": PERSON, "rights": dict.fromkeys(rights, True)}
+    sim(stand, f"chats/{CHANNEL}/promote", promote)
+    # The maintainers' chats are years old: the first messages are past the two days a bot may delete in.
+    sim(stand, "clock", {"advance": 3 * 86400})
 
 
 def main(argv: list[str]) -> int:
