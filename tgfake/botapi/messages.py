@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
+from tgfake.botapi import link_previews
 from tgfake.botapi.common import chat_id, checked_chat, entities_json, message_text, own_message, post_message
 from tgfake.botapi.forwards import message_ids
 from tgfake.botapi.inline import inline_target
@@ -21,10 +22,18 @@ if TYPE_CHECKING:
 @bot_method("sendMessage")
 async def send_message(ctx: BotCall, p: Params) -> Any:
     cid = chat_id(p)
+    preview = link_previews.requested(p)
     text = message_text(p)
     keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
     return post_message(
-        ctx, p, cid, keyboard, text=text.text, entities=entities_json(ctx, text), parse_mode=p.text("parse_mode")
+        ctx,
+        p,
+        cid,
+        keyboard,
+        text=text.text,
+        entities=entities_json(ctx, text),
+        parse_mode=p.text("parse_mode"),
+        link_preview=link_previews.shown(preview, text),
     )
 
 
@@ -32,6 +41,7 @@ async def send_message(ctx: BotCall, p: Params) -> Any:
 async def edit_message_text(ctx: BotCall, p: Params) -> Any:
     inline = inline_target(ctx, p)  # an inline message (by inline_message_id): edited, answered with True
     chat, msg = inline or own_message(ctx, p)
+    preview = link_previews.requested(p)
     text = message_text(p)
     entities = entities_json(ctx, text)
     keyboard = parse_inline_keyboard(p.get("reply_markup"), chat.type)
@@ -39,6 +49,7 @@ async def edit_message_text(ctx: BotCall, p: Params) -> Any:
         raise bad_request(errors.NOT_MODIFIED)
     msg.text = text.text
     msg.entities = entities
+    msg.link_preview = link_previews.shown(preview, text)
     msg.keyboard = keyboard
     msg.parse_mode = p.text("parse_mode")
     msg.edit_date = ctx.unix_now()
