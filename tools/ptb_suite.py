@@ -141,6 +141,9 @@ def set_up_world(stand: str) -> None:
     """The maintainers' chats as the suite finds them: their test user who started the bot, a supergroup titled
     after the bot, a forum, a channel the user owns with several bot administrators and members."""
     sim(stand, "reset")
+    # The maintainers' chats are years old: their first messages are past the two days a bot may delete in. The
+    # world is made three days ago, then the clock is put back to now (the suite's close dates are real times).
+    sim(stand, "clock", {"set": time.time() - 3 * 86400})
     sim(stand, f"bots/{BOT_ID}/inline", {"enabled": True})
     for n, username in enumerate(HELPER_BOTS):
         sim(stand, "bots", {"id": 5000000001 + n, "username": username[1:], "first_name": f"PTB helper {n + 1}"})
@@ -162,7 +165,6 @@ def set_up_world(stand: str) -> None:
     rights += ["can_invite_users", "can_restrict_members", "can_manage_video_chats"]
     promote = {"user": "@ptb_fallback_1_bot", "by": PERSON, "rights": dict.fromkeys(rights, True)}
     sim(stand, f"chats/{CHANNEL}/promote", promote)
-    # The maintainers' chats are years old: the first messages are past the two days a bot may delete in.
     sim(stand, "clock", {"advance": 3 * 86400})
 
 
