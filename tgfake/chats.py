@@ -109,6 +109,7 @@ class StoredMessage:
     reactions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # person id -> their ReactionTypes
     protected: bool = False  # sent with protect_content: not forwardable (bots may still copy it)
     caption_above: bool = False  # show_caption_above_media
+    link_preview: dict[str, Any] | None = None  # a text's link_preview_options (tgfake/botapi/link_previews.py)
     via_bot: User | None = None  # sent through an inline bot (a chosen inline result, a Mini App's answer)
     sender_chat: Chat | None = None  # sent on behalf of a chat outside a channel (``sender`` is td's stand-in)
     signature: str = ""  # author_signature: an anonymous administrator's custom title
@@ -392,6 +393,8 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
         out.update(media_json(msg.media))
     if msg.entities:
         out["caption_entities" if msg.is_media else "entities"] = msg.entities
+    if msg.link_preview is not None and not msg.is_media and not msg.service:
+        out["link_preview_options"] = dict(msg.link_preview)
     if msg.caption_above and msg.caption:
         out["show_caption_above_media"] = True
     if quote and msg.reply_to is not None:

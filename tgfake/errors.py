@@ -337,6 +337,7 @@ MESSAGE_ID_NOT_NUMBER = "Bad Request: message identifier must be a Number"
 MESSAGE_ID_UNPARSABLE = "Bad Request: can't parse message identifier as a Number"
 MESSAGE_ID_NOT_POSITIVE = "Bad Request: invalid message identifier specified"
 CANT_DELETE = "Bad Request: message can't be deleted"
+WRONG_CHAT_ACTION = "Bad Request: Wrong parameter action in request"  # process_send_chat_action_query
 CANT_DELETE_FOR_EVERYONE = "Bad Request: message can't be deleted for everyone"
 REACTIONS_BAD = "Bad Request: can't parse reaction types JSON object"
 REACTIONS_NOT_ARRAY = "Bad Request: expected an Array of ReactionType"

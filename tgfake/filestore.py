@@ -33,6 +33,7 @@ WRONG_REMOTE_ID = "Bad Request: wrong remote file identifier specified: wrong st
 WRONG_IDENTIFIER = "Bad Request: wrong file identifier/HTTP URL specified"
 TYPE_MISMATCH = "Bad Request: type of file mismatch"
 FILE_TOO_BIG = "Bad Request: file is too big"
+FILE_EMPTY = "Bad Request: File must be non-empty"  # td's check_local_location on an uploaded file of 0 bytes
 URL_UNFETCHABLE = "Bad Request: failed to get HTTP URL content"  # WEBPAGE_CURL_FAILED: the stand has no network
 
 _FOLDERS = {
@@ -91,6 +92,14 @@ def suffix(stored: StoredFile) -> str:
 def file_path(stored: StoredFile) -> str:
     """``photos/file_3.png``, ``documents/file_4.pdf``: where ``/file/bot<token>/`` serves the bytes."""
     return f"{_FOLDERS.get(stored.kind, 'documents')}/{stored.file_id}{suffix(stored)}"
+
+
+def check_upload(data: bytes, kind: str) -> None:
+    """An uploaded file's size checks: over the kind's limit, or empty (td refuses a 0-byte upload)."""
+    if len(data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
+        raise bad_request(FILE_TOO_BIG)
+    if not data:
+        raise bad_request(FILE_EMPTY)
 
 
 def by_path(stand: Stand, path: str) -> StoredFile | None:

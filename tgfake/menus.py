@@ -1,8 +1,9 @@
 """Menu buttons: the bot's own and per-chat ones, and what a given chat shows.
 
 Telegram's rules: groups always show ``commands``; a private chat shows its own button, else the
-bot's, else ``commands``. ``default`` on a chat removes its own button (it follows the bot's again);
-``default`` on the bot resets it to ``commands``.
+bot's, else ``commands``. ``default`` on a chat removes its own button (it follows the bot's again, and
+getChatMenuButton answers ``default`` for it: the server's ``botMenuButtonDefault``, which Client.cpp writes as
+``default``); ``default`` on the bot resets it to ``commands``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from tgfake.errors import bad_request
 from tgfake.webapp import url_problem
 
 COMMANDS: dict[str, Any] = {"type": "commands"}
+DEFAULT: dict[str, Any] = {"type": "default"}
 
 MENU_BUTTON_BAD = "Bad Request: can't parse menu button JSON object"
 MENU_BUTTON_TYPE = "Bad Request: unsupported menu button type"
@@ -83,10 +85,8 @@ class MenuButtons:
         """Store ``button`` for the chat (0 = the bot's own); None is ``default``."""
         if chat_id == 0:
             self.bot = button
-        elif button is None:
-            self.chats.pop(chat_id, None)
         else:
-            self.chats[chat_id] = button
+            self.chats[chat_id] = button if button is not None else dict(DEFAULT)
 
     def bot_button(self) -> dict[str, Any]:
         return dict(self.bot) if self.bot is not None else dict(COMMANDS)
@@ -98,4 +98,10 @@ class MenuButtons:
         if chat_type != "private":
             return dict(COMMANDS)
         own = self.chats.get(chat_id)
-        return dict(own) if own is not None else self.bot_button()
+        return dict(own) if own is not None and own != DEFAULT else self.bot_button()
+
+    def answered(self, chat_id: int, chat_type: str = "private") -> dict[str, Any]:
+        """What getChatMenuButton answers: what the chat shows, but ``default`` for a chat reset to it."""
+        if chat_id and chat_type == "private" and self.chats.get(chat_id) == DEFAULT:
+            return dict(DEFAULT)
+        return self.shown(chat_id, chat_type)

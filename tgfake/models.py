@@ -39,6 +39,7 @@ class SenderFields(SimBody):
     user_id: UserId = 0
     username: str = ""
     first_name: str = ""
+    last_name: str = ""
     chat_type: str = ""
     chat_id: ChatId = 0
     chat_title: str = ""

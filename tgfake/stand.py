@@ -406,10 +406,15 @@ class Stand:
         return self.closing
 
     # --- people --------------------------------------------------------------------------------------------------
-    def person(self, user_id: int, username: str, first_name: str, *, name_from_username: bool) -> User:
-        """The person with this id (4242 is alice), remembered with the names given the first time."""
+    def person(
+        self, user_id: int, username: str, first_name: str, *, name_from_username: bool, last_name: str = ""
+    ) -> User:
+        """The person with this id (4242 is alice), remembered with the names given the first time; a later
+        ``last_name`` (none until given) renames them too."""
         uid = user_id or DEFAULT_USER_ID
         known = self.world.users.get(uid)
+        if known is not None and last_name:
+            known.last_name = last_name
         if known is not None and not username and not first_name:
             return known
         name = username or (known.username if known else "") or (DEFAULT_USERNAME if uid == DEFAULT_USER_ID else "")
@@ -424,7 +429,7 @@ class Stand:
         if known is not None:
             known.username, known.first_name = name, first
             return known
-        user = User(id=uid, first_name=first, username=name)
+        user = User(id=uid, first_name=first, username=name, last_name=last_name)
         self.world.users[uid] = user
         return user
 
@@ -607,7 +612,9 @@ class Stand:
         """
         has_media = media is not None
         bot = self.find_bot(body.bot)
-        person = self.person(body.user_id, body.username, body.first_name, name_from_username=True)
+        person = self.person(
+            body.user_id, body.username, body.first_name, name_from_username=True, last_name=body.last_name
+        )
         chat = self.person_chat(body, person, bot)
         if body.mention:
             handle = "@" + bot.username

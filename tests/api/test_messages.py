@@ -361,6 +361,16 @@ async def test_chat_action_needs_a_chat_id(wire: Wire) -> None:
     await wire.refused("sendChatAction", 400, "Bad Request: chat not found", chat_id=0, action="typing")
 
 
+async def test_chat_action_telegram_does_not_know_is_refused_before_the_chat(wire: Wire) -> None:
+    """python-telegram-bot's suite sends "unknown action"; the check comes before the chat's, in Client.cpp's order."""
+    wrong = "Bad Request: Wrong parameter action in request"
+    await wire.refused("sendChatAction", 400, wrong, chat_id=4242, action="unknown action")
+    await wire.refused("sendChatAction", 400, wrong, chat_id=0, action=" typing")
+    await wire.refused("sendChatAction", 400, wrong, chat_id=4242)
+    assert await wire.ok("sendChatAction", chat_id=4242, action="Record_Voice") is True
+    assert await wire.ok("sendChatAction", chat_id=4242, action="find_location") is True
+
+
 async def test_wire_objects_keep_telegrams_field_order(wire: Wire, clock: ManualClock) -> None:
     await wire.say("/start", chat_type="group", chat_id=-9)
     await wire.ok("sendMessage", chat_id=-9, text="pick", reply_to_message_id=1, reply_markup=KB)

@@ -211,7 +211,7 @@ async def test_callback_errors(wire: Wire) -> None:
     await sim_error(wire, "POST", "/sim/callback", {}, 400, "data or label is required")
     await sim_error(wire, "POST", "/sim/callback", {"label": "Ping"}, 404, "chat 4242 has no messages")
     await sim_error(wire, "POST", "/sim/callback", {"data": "x", "chat_id": -7}, 404, "chat -7 has no messages")
-    await wire.ok("sendChatAction", chat_id=4242)
+    await wire.ok("sendChatAction", chat_id=4242, action="typing")
     await sim_error(wire, "POST", "/sim/callback", {"label": "Ping"}, 404, "chat 4242 has no messages")
     await wire.ok("sendMessage", chat_id=4242, text="plain")
     await sim_error(
@@ -401,7 +401,7 @@ async def test_reset_forgets_the_conversation_and_keeps_ids_subscription_and_tok
     await wire.sim("POST", "/sim/callback", {"label": "Ping"})
     await wire.ok("setMyCommands", commands="[]")
     await wire.sim("POST", "/sim/fault", {"code": 500, "method": "getFile"})
-    await wire.ok("sendChatAction", chat_id=4242)
+    await wire.ok("sendChatAction", chat_id=4242, action="typing")
     assert (await wire.call("getMe", token="5:tok"))[0] == 200  # a second bot
     assert await wire.sim("POST", "/sim/reset", {"ignored": True}) == (200, {"ok": True})
     _, state = await wire.sim("GET", "/sim/state")

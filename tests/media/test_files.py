@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Wire
-from tests.media.media_helpers import image_bytes, upload
+from tests.media.media_helpers import image_bytes, upload, upload_parts
 
 KEYBOARD = '{"inline_keyboard":[[{"text":"Like","callback_data":"like"}]]}'
 
@@ -312,3 +312,32 @@ async def test_a_served_photo_is_inert_too(wire: Wire) -> None:
     resp = await wire.client.get("/sim/file/file_1")
     assert (resp.headers["Content-Type"], resp.headers["X-Content-Type-Options"]) == ("image/png", "nosniff")
     assert resp.headers["Content-Disposition"].startswith("attachment")
+
+
+@pytest.mark.parametrize(
+    ("method", "field"),
+    [
+        ("sendPhoto", "photo"),
+        ("sendDocument", "document"),
+        ("sendAnimation", "animation"),
+        ("sendAudio", "audio"),
+        ("sendVideo", "video"),
+        ("sendVideoNote", "video_note"),
+        ("sendVoice", "voice"),
+        ("sendSticker", "sticker"),
+    ],
+)
+async def test_an_empty_upload_is_refused_as_td_refuses_it(wire: Wire, method: str, field: str) -> None:
+    """A file part of 0 bytes (python-telegram-bot sending os.devnull) never reaches the chat."""
+    refused(await upload(wire, method, field, "null", b"", chat_id=4242), "Bad Request: File must be non-empty")
+    assert wire.stand.world.files == {}
+    assert await wire.text() == ""
+
+
+async def test_an_empty_album_item_is_refused(wire: Wire) -> None:
+    media = '[{"type":"document","media":"attach://a"},{"type":"document","media":"attach://b"}]'
+    status, body = await upload_parts(
+        wire, "sendMediaGroup", {"a": image_bytes("PNG"), "b": b""}, chat_id=4242, media=media
+    )
+    refused((status, body), "Bad Request: File must be non-empty")
+    assert wire.stand.world.files == {}

@@ -93,9 +93,13 @@ async def test_bot_button_then_chat_button_then_default(wire: Wire) -> None:
     assert await wire.ok("getChatMenuButton", chat_id=4242) == chat_button
     assert (await wire.sim("GET", "/sim/chat/4242"))[1]["menu_button"] == chat_button
     assert await wire.ok("getChatMenuButton", chat_id=5) == shown
-    # default on the chat: it follows the bot's button again.
+    # default on the chat: it follows the bot's button again, and is answered as default (python-telegram-bot's
+    # suite finds Telegram answering so).
     await wire.ok("setChatMenuButton", chat_id=4242, menu_button='{"type":"default"}')
-    assert await wire.ok("getChatMenuButton", chat_id=4242) == shown
+    assert await wire.ok("getChatMenuButton", chat_id=4242) == {"type": "default"}
+    assert (await wire.sim("GET", "/sim/chat/4242"))[1]["menu_button"] == shown
+    await wire.ok("setChatMenuButton", chat_id=4242)  # no button is default too
+    assert await wire.ok("getChatMenuButton", chat_id=4242) == {"type": "default"}
     # commands on the chat is explicit, and drops text and web_app.
     await wire.ok("setChatMenuButton", chat_id=4242, menu_button='{"type":"commands","text":"x"}')
     assert await wire.ok("getChatMenuButton", chat_id=4242) == {"type": "commands"}

@@ -265,3 +265,15 @@ async def test_a_link_that_creates_join_requests_sends_a_request_naming_it(wire:
     assert await wire.sim(
         "POST", f"/sim/chats/{cid}/join-request", {"user": "eve", "invite_link": plain["invite_link"]}
     ) == (409, {"error": direct})  # fmt: skip
+
+
+async def test_approving_a_member_who_asked_nothing_is_user_already_participant(wire: Wire) -> None:
+    cid = await forum(wire, join_by_request=True)
+    await sim_ok(wire, f"/sim/chats/{cid}/join-request", {"user": "dave"})
+    participant = "Bad Request: USER_ALREADY_PARTICIPANT"
+    await wire.refused("approveChatJoinRequest", 400, participant, chat_id=cid, user_id=ALICE)
+    missing = "Bad Request: HIDE_REQUESTER_MISSING"
+    await wire.refused("declineChatJoinRequest", 400, missing, chat_id=cid, user_id=ALICE)
+    await wire.refused("approveChatJoinRequest", 400, missing, chat_id=cid, user_id=987654)
+    dave = next(iter(wire.stand.world.chats[cid].join_requests))
+    assert await wire.ok("approveChatJoinRequest", chat_id=cid, user_id=dave) is True

@@ -281,3 +281,19 @@ async def test_an_admin_bot_gets_channel_posts(wire: Wire) -> None:
 )
 async def test_chat_creation_refusals(wire: Wire, body: dict[str, Any], error: str) -> None:
     assert await wire.sim("POST", "/sim/chats", body) == (400, {"error": error})
+
+
+async def test_a_persons_last_name_is_in_their_messages_and_their_membership(wire: Wire) -> None:
+    """python-telegram-bot's suite expects its test user "PTB Test user" as the channel's creator."""
+    person = {"user_id": 675666224, "first_name": "PTB", "last_name": "Test user"}
+    await sim_ok(wire, "/sim/message", {**person, "text": "/start"})
+    [update] = await updates(wire)
+    sender = update["message"]["from"]
+    assert sender == {"id": 675666224, "is_bot": False, "first_name": "PTB", "last_name": "Test user"}
+    cid = await new_group(wire, type="channel", creator=675666224, admins=["@tgfake_bot"])
+    member = await wire.ok("getChatMember", chat_id=cid, user_id=675666224)
+    assert (member["status"], member["user"]["last_name"]) == ("creator", "Test user")
+    await sim_ok(wire, "/sim/message", {"user_id": 675666224, "last_name": "Renamed", "text": "again"})
+    assert (await wire.ok("getChatMember", chat_id=cid, user_id=675666224))["user"]["last_name"] == "Renamed"
+    await sim_ok(wire, "/sim/message", {"user_id": 675666224, "text": "no name given"})
+    assert (await wire.ok("getChatMember", chat_id=cid, user_id=675666224))["user"]["last_name"] == "Renamed"

@@ -141,17 +141,20 @@ async def revoke_chat_invite_link(ctx: BotCall, p: Params) -> Any:
     return link_json(chat, link)
 
 
-def _join_request(ctx: BotCall, p: Params) -> tuple[Chat, int]:
+def _join_request(ctx: BotCall, p: Params, *, approving: bool = False) -> tuple[Chat, int]:
+    """The pending request; approving someone already in the chat who asked nothing is the server's
+    USER_ALREADY_PARTICIPANT (what Telegram answers python-telegram-bot's suite for its channel's owner)."""
     user_id = user_arg(p)
     chat = link_manager(ctx, p, "join_requests")
     if user_id not in chat.join_requests:
-        raise bad_request(errors.HIDE_REQUESTER_MISSING)
+        present = approving and chat.present(user_id)
+        raise bad_request(errors.USER_ALREADY_PARTICIPANT if present else errors.HIDE_REQUESTER_MISSING)
     return chat, user_id
 
 
 @bot_method("approveChatJoinRequest")
 async def approve_chat_join_request(ctx: BotCall, p: Params) -> Any:
-    chat, user_id = _join_request(ctx, p)
+    chat, user_id = _join_request(ctx, p, approving=True)
     request = chat.join_requests.pop(user_id)
     if chat.present(user_id):
         raise bad_request(errors.USER_ALREADY_PARTICIPANT)

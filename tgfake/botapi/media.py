@@ -19,12 +19,10 @@ from tgfake.botapi.registry import bot_method
 from tgfake.chats import StoredFile
 from tgfake.content import CAPTIONED, Media
 from tgfake.errors import bad_request
-from tgfake.filestore import FILE_TOO_BIG, URL_UNFETCHABLE, for_resend, mint
+from tgfake.filestore import URL_UNFETCHABLE, check_upload, for_resend, mint
 from tgfake.media import (
-    MAX_DOCUMENT_BYTES,
     MAX_DURATION,
     MAX_LENGTH,
-    MAX_PHOTO_BYTES,
     MAX_URL_PHOTO,
     audio_info,
     image_size,
@@ -122,20 +120,19 @@ def named_file(
 ) -> tuple[Upload | None, StoredFile | None]:
     """A file the call sends, as an upload or as a file the stand has, checked as Telegram checks it.
 
-    An upload is size-checked (10 MiB for a photo, 50 MiB else). A string is an HTTP URL the transport downloaded
-    (tgfake/urlfiles.py: its bytes become an upload; a photo must be an image of up to 5 MB and a document a GIF,
-    PDF or ZIP, else ``wrong type of the web page content``, TDLib's WEBPAGE_MEDIA_EMPTY as Client.cpp words it),
-    else a file id of ``kind`` (or, with ``any_document``, of its file type class), or the URL that could not be
-    downloaded (``failed to get HTTP URL content``).
+    An upload is size-checked (10 MiB for a photo, 50 MiB else, not empty: ``check_upload``). A string is an HTTP
+    URL the transport downloaded (tgfake/urlfiles.py: its bytes become an upload; a photo must be an image of up to
+    5 MB and a document a GIF, PDF or ZIP, else ``wrong type of the web page content``, TDLib's
+    WEBPAGE_MEDIA_EMPTY as Client.cpp words it), else a file id of ``kind`` (or, with ``any_document``, of its file
+    type class), or the URL that could not be downloaded (``failed to get HTTP URL content``).
     """
     if isinstance(ref, Upload):
-        if len(ref.data) > (MAX_PHOTO_BYTES if kind == "photo" else MAX_DOCUMENT_BYTES):
-            raise bad_request(FILE_TOO_BIG)
+        check_upload(ref.data, kind)
         return ref, None
     fetched = p.fetched.get(ref.strip()) if p.fetched else None
     if fetched is None:
         return None, for_resend(ctx.stand, ref, kind, any_document)
-    if kind == "photo" and len(fetched.data) > MAX_URL_PHOTO:
+    if not fetched.data or (kind == "photo" and len(fetched.data) > MAX_URL_PHOTO):
         raise bad_request(URL_UNFETCHABLE)
     if (kind == "photo" and image_size(fetched.data) is None) or (
         kind == "document" and mime_type(fetched.data) not in URL_DOCUMENT_TYPES

@@ -22,6 +22,6 @@ async def set_chat_menu_button(ctx: BotCall, p: Params) -> Any:
 
 @bot_method("getChatMenuButton")
 async def get_chat_menu_button(ctx: BotCall, p: Params) -> Any:
-    """The button the chat shows (no ``chat_id``: the bot's own)."""
+    """The button the chat shows (no ``chat_id``: the bot's own); ``default`` for a chat reset to default."""
     cid = menu_chat_id(p.get("chat_id"))
-    return ctx.bot.menus.shown(cid, ctx.chat_type(cid) if cid else "private")
+    return ctx.bot.menus.answered(cid, ctx.chat_type(cid) if cid else "private")

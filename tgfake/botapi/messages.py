@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
+from tgfake.botapi import link_previews
 from tgfake.botapi.common import chat_id, checked_chat, entities_json, message_text, own_message, post_message
 from tgfake.botapi.forwards import message_ids
 from tgfake.botapi.inline import inline_target
@@ -21,10 +22,18 @@ if TYPE_CHECKING:
 @bot_method("sendMessage")
 async def send_message(ctx: BotCall, p: Params) -> Any:
     cid = chat_id(p)
+    preview = link_previews.requested(p)
     text = message_text(p)
     keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
     return post_message(
-        ctx, p, cid, keyboard, text=text.text, entities=entities_json(ctx, text), parse_mode=p.text("parse_mode")
+        ctx,
+        p,
+        cid,
+        keyboard,
+        text=text.text,
+        entities=entities_json(ctx, text),
+        parse_mode=p.text("parse_mode"),
+        link_preview=link_previews.shown(preview, text),
     )
 
 
@@ -32,6 +41,7 @@ async def send_message(ctx: BotCall, p: Params) -> Any:
 async def edit_message_text(ctx: BotCall, p: Params) -> Any:
     inline = inline_target(ctx, p)  # an inline message (by inline_message_id): edited, answered with True
     chat, msg = inline or own_message(ctx, p)
+    preview = link_previews.requested(p)
     text = message_text(p)
     entities = entities_json(ctx, text)
     keyboard = parse_inline_keyboard(p.get("reply_markup"), chat.type)
@@ -39,6 +49,7 @@ async def edit_message_text(ctx: BotCall, p: Params) -> Any:
         raise bad_request(errors.NOT_MODIFIED)
     msg.text = text.text
     msg.entities = entities
+    msg.link_preview = link_previews.shown(preview, text)
     msg.keyboard = keyboard
     msg.parse_mode = p.text("parse_mode")
     msg.edit_date = ctx.unix_now()
@@ -123,9 +134,34 @@ async def delete_messages(ctx: BotCall, p: Params) -> Any:
     return True
 
 
+CHAT_ACTIONS = frozenset(
+    {
+        "cancel",
+        "typing",
+        "record_video",
+        "upload_video",
+        "record_audio",
+        "record_voice",
+        "upload_audio",
+        "upload_voice",
+        "upload_photo",
+        "upload_document",
+        "choose_sticker",
+        "pick_up_location",
+        "find_location",
+        "record_video_note",
+        "upload_video_note",
+    }
+)
+"""The actions Client.cpp's get_chat_action knows (lower-cased, untrimmed, legacy aliases included)."""
+
+
 @bot_method("sendChatAction")
 async def send_chat_action(ctx: BotCall, p: Params) -> Any:
-    """Shows "typing" for five seconds of the stand's clock (the action's kind is only recorded)."""
+    """Shows "typing" for five seconds of the stand's clock (the action's kind is only recorded); an action
+    Telegram does not know is refused before the chat is looked at, as Client.cpp does."""
+    if p.text("action").lower() not in CHAT_ACTIONS:
+        raise bad_request(errors.WRONG_CHAT_ACTION)
     chat = ctx.chat_for_send(chat_id(p))
     chat.typing_at = ctx.now()
     return True

@@ -10,7 +10,7 @@ method in the server's order. Everything else the server reads leniently (an ill
 Boolean is true only for true/yes/1), so it is the methods' logic, not a generic type check, that refuses it.
 
 Where a served method's existing refusals are pinned by the stand's tests, its entry keeps them winning: a
-method's handler still makes its own checks after these (``sendChatAction`` keeps accepting a missing action).
+method's handler still makes its own checks after these (``sendChatAction`` checks its action itself).
 """
 
 from __future__ import annotations
