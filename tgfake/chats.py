@@ -397,6 +397,8 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
         out["link_preview_options"] = dict(msg.link_preview)
     if msg.caption_above and msg.caption:
         out["show_caption_above_media"] = True
+    if msg.media is not None and msg.media.spoiler:
+        out["has_media_spoiler"] = True
     if quote and msg.reply_to is not None:
         target = chat.messages.get(msg.reply_to)
         if target is not None:

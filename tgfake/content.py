@@ -24,6 +24,8 @@ DOCUMENT_KINDS = frozenset(FILE_KINDS) - {"photo"}
 ``is_document_file_type``), and the message shows the file as what it is; a photo's id is of another class."""
 CAPTIONED = frozenset({"photo", "document", "video", "audio", "voice", "animation", "paid_media", "live_photo"})
 """The kinds a caption may go with (stickers, video notes, locations... have none)."""
+SPOILERED = frozenset({"photo", "live_photo", "video", "animation"})
+"""The kinds TDLib can hide under a spoiler (``has_spoiler`` of its photo, video and animation contents)."""
 
 # Each file kind's fields, in Telegram's order; file_name and mime_type come from the file itself.
 _FILE_FIELDS: dict[str, tuple[str, ...]] = {
@@ -45,6 +47,7 @@ class Media:
     kind: str
     file: StoredFile | None = None
     fields: dict[str, Any] = field(default_factory=dict)
+    spoiler: bool = False  # sent with has_spoiler: shown as has_media_spoiler
 
     @property
     def captioned(self) -> bool:
@@ -121,6 +124,8 @@ def media_view(media: Media) -> dict[str, Any]:
             out["height"] = f.height
     out.update(f.meta if f is not None else {})
     out.update(media.fields)
+    if media.spoiler:
+        out["has_spoiler"] = True
     if media.kind == "live_photo":
         video = media.fields["video"]
         out["video"] = {"file_id": video.file_id, "name": video.name, "mime_type": video.mime_type, "size": video.size}

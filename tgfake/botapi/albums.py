@@ -17,7 +17,6 @@ from tgfake.botapi.common import caption_fields, chat_id, parse_caption, post_me
 from tgfake.botapi.fields import required_json
 from tgfake.botapi.media import named_file, new_media
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import StoredFile
 from tgfake.content import Media
 from tgfake.errors import bad_request
 from tgfake.params import Params, Upload
@@ -36,32 +35,50 @@ TOO_MANY = "Bad Request: too many messages to send as an album"
 NOT_MIXED = "Bad Request: {kind} can't be mixed with other media types"
 
 
+def _file_ref(p: Params, raw: dict[str, Any], name: str) -> Upload | str | None:
+    """A field naming a file as ``get_input_file`` reads it: an ``attach://`` part sent with the call, else the
+    file id or URL as written; None when there is none (an empty value, a missing part)."""
+    value = raw.get(name)
+    value = value if isinstance(value, str) else ""
+    if value.startswith(ATTACH):
+        return p.files.get(value[len(ATTACH) :])
+    return value or None
+
+
+def _flag(raw: dict[str, Any], name: str) -> bool:
+    """An optional Boolean field of the object (``get_optional_bool_field``: true or false only)."""
+    value = raw.get(name, False)
+    if not isinstance(value, bool):
+        raise bad_request(BAD_ITEM.format(problem=f'Field "{name}" must be of type Boolean'))
+    return value
+
+
 def input_media(
     ctx: BotCall, p: Params, raw: Any, *, for_album: bool = True
 ) -> tuple[str, FormattedText, Callable[[], Media]]:
     """One InputMedia: (kind, caption, a maker that mints its file once every item has passed); outside an album
-    (editMessageMedia) an animation is allowed too."""
+    (editMessageMedia) an animation is allowed too. A ``live_photo``'s ``media`` is its motion part (a video) and
+    ``photo`` its still; ``has_spoiler`` hides a photo, live photo, video or animation."""
     if not isinstance(raw, dict):
         raise bad_request(BAD_ITEM.format(problem="expected an Object"))
     caption = raw.get("caption", "")
-    kind = raw.get("type")
     if not isinstance(caption, str):
         raise bad_request(BAD_ITEM.format(problem='Field "caption" must be of type String'))
+    _flag(raw, "show_caption_above_media")
+    spoiler = _flag(raw, "has_spoiler")
+    kind = raw.get("type")
     if not isinstance(kind, str):
         raise bad_request(BAD_ITEM.format(problem='Can\'t find field "type"'))
-    value = raw.get("media")
-    value = value if isinstance(value, str) else ""
-    upload: Upload | None = None
-    known: StoredFile | None = None
-    if value.startswith(ATTACH):
-        upload = p.files.get(value[len(ATTACH) :])
-    if upload is None and (not value or value.startswith(ATTACH)):
+    ref = _file_ref(p, raw, "media")
+    if ref is None:
         raise bad_request(BAD_ITEM.format(problem="media not found"))
+    still_ref = _file_ref(p, raw, "photo") if kind == "live_photo" else None
+    if kind == "live_photo" and still_ref is None:
+        raise bad_request(BAD_ITEM.format(problem="photo not found"))
     if kind == "animation" and for_album:
         raise bad_request(BAD_ITEM.format(problem='type "animation" can\'t be used in sendMediaGroup'))
-    if kind not in ALBUM_KINDS and kind != "animation":
+    if kind not in ALBUM_KINDS and kind not in ("animation", "live_photo"):
         raise bad_request(BAD_ITEM.format(problem=f'type "{kind}" is unsupported'))
-    upload, known = named_file(ctx, p, upload if upload is not None else value, kind)
     parse_mode = raw.get("parse_mode")
     entities = raw.get("caption_entities")
     text = parse_caption(
@@ -69,7 +86,25 @@ def input_media(
         parse_mode if isinstance(parse_mode, str) else "",
         compact(entities) if entities is not None else None,
     )
-    return kind, text, new_media(ctx, kind, upload, known, raw)
+    if still_ref is not None:
+        return kind, text, _live_photo(ctx, p, ref, still_ref, spoiler)
+    upload, known = named_file(ctx, p, ref, kind)
+    return kind, text, new_media(ctx, kind, upload, known, raw, spoiler=spoiler)
+
+
+def _live_photo(
+    ctx: BotCall, p: Params, motion: Upload | str, still: Upload | str, spoiler: bool
+) -> Callable[[], Media]:
+    """A live photo's two files, checked now (the motion part as a video, the still as a photo), minted later."""
+    video = new_media(ctx, "video", *named_file(ctx, p, motion, "video"), {})
+    photo = new_media(ctx, "photo", *named_file(ctx, p, still, "photo"), {})
+
+    def make() -> Media:
+        moving = video().file
+        assert moving is not None
+        return Media("live_photo", photo().file, {"video": moving}, spoiler=spoiler)
+
+    return make
 
 
 def _check_mix(kinds: list[str]) -> None:
@@ -94,7 +129,7 @@ async def send_media_group(ctx: BotCall, p: Params) -> Any:
     chat = ctx.chat_for_send(cid)
     group = f"{abs(chat.id)}{chat.next_message_id:08d}" if len(parsed) > 1 else ""
     sent = []
-    for _, caption, make in parsed:
+    for item, (_, caption, make) in zip(items, parsed, strict=True):
 
         def attach(make: Callable[[], Media] = make) -> dict[str, Any]:
             return {"media": make()}
@@ -108,6 +143,7 @@ async def send_media_group(ctx: BotCall, p: Params) -> Any:
                 attach=attach,
                 **caption_fields(ctx, caption),
                 media_group_id=group,
+                caption_above=item.get("show_caption_above_media") is True,
             )
         )
     return sent

@@ -23,17 +23,22 @@ from tgfake.botapi.keyboards import parse_inline_keyboard, same_keyboard
 from tgfake.botapi.places import FOREVER, WRONG_HEADING, location
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, Keyboard, StoredMessage
-from tgfake.content import CAPTIONED, Media
+from tgfake.content import CAPTIONED, SPOILERED, Media
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
 
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
 
-MEDIA_KINDS = frozenset({"animation", "audio", "document", "photo", "video"})
+MEDIA_KINDS = frozenset({"animation", "audio", "document", "photo", "live_photo", "video"})
 """What editMessageMedia puts in, and (with text) what it may replace."""
 HOMOGENEOUS = frozenset({"audio", "document"})  # albums of their own kind only
 MAX_PROXIMITY = 100_000  # meters
+
+
+def content_type(kind: str) -> str:
+    """TDLib's content type of a kind: a live photo is a photo (with a video), so it may replace one in an album."""
+    return "photo" if kind == "live_photo" else kind
 
 
 def target(ctx: BotCall, p: Params) -> tuple[Chat, StoredMessage]:
@@ -101,8 +106,8 @@ async def edit_message_media(ctx: BotCall, p: Params) -> Any:
     chat, msg = target(ctx, p)
     if not editable(ctx, msg) or (msg.media is not None and msg.media.kind not in MEDIA_KINDS):
         raise bad_request(errors.MEDIA_CANT_BE_EDITED)
-    old = msg.kind
-    if msg.media_group_id and old != kind:
+    old = content_type(msg.kind)
+    if msg.media_group_id and old != content_type(kind):
         if kind == "animation":
             raise bad_request(errors.ALBUM_TYPE_INVALID)
         if old in HOMOGENEOUS or kind in HOMOGENEOUS:
@@ -110,8 +115,12 @@ async def edit_message_media(ctx: BotCall, p: Params) -> Any:
     entities = entities_json(ctx, caption)
     above = value.get("show_caption_above_media") is True
     known = msg.media.file if msg.media is not None else None
+    if msg.media is not None and msg.media.kind == "live_photo":
+        known = msg.media.fields["video"]  # a live photo's ``media`` is its motion part
     new_file = value.get("media") if isinstance(value.get("media"), str) else ""
-    unchanged = known is not None and old == kind and new_file == known.file_id
+    hidden = value.get("has_spoiler") is True and kind in SPOILERED
+    unchanged = known is not None and msg.kind == kind and new_file == known.file_id
+    unchanged = unchanged and msg.media is not None and msg.media.spoiler == hidden
     same_caption = (caption.text, entities, above) == (msg.caption, msg.entities, msg.caption_above)
     if unchanged and same_caption and same_keyboard(keyboard, msg.keyboard):
         raise bad_request(errors.NOT_MODIFIED)

@@ -17,7 +17,7 @@ from tgfake.botapi.common import caption_fields, caption_text, chat_id, post_mes
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import StoredFile
-from tgfake.content import CAPTIONED, Media
+from tgfake.content import CAPTIONED, SPOILERED, Media
 from tgfake.errors import bad_request
 from tgfake.filestore import URL_UNFETCHABLE, check_upload, for_resend, mint
 from tgfake.media import (
@@ -141,13 +141,17 @@ def named_file(
     return fetched, None
 
 
-def new_media(ctx: BotCall, kind: str, upload: Upload | None, known: StoredFile | None, p: Any) -> Callable[[], Media]:
-    """Check the bytes now (a photo that is no image is refused), mint the file id only when called."""
+def new_media(
+    ctx: BotCall, kind: str, upload: Upload | None, known: StoredFile | None, p: Any, *, spoiler: bool = False
+) -> Callable[[], Media]:
+    """Check the bytes now (a photo that is no image is refused), mint the file id only when called; ``spoiler``
+    (``has_spoiler``) is kept only for the kinds TDLib hides (photos, videos, animations)."""
+    hidden = spoiler and kind in SPOILERED
     if known is not None:
-        return lambda: Media(kind, known)
+        return lambda: Media(kind, known, spoiler=hidden)
     assert upload is not None
     size, meta = describe(kind, p, upload.data)
-    return lambda: Media(kind, mint_file(ctx, upload, *size, kind=kind, meta=meta))
+    return lambda: Media(kind, mint_file(ctx, upload, *size, kind=kind, meta=meta), spoiler=hidden)
 
 
 async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
@@ -158,7 +162,7 @@ async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
     if shown not in CAPTIONED:
         caption = None
     keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
-    make = new_media(ctx, shown, upload, known, p)
+    make = new_media(ctx, shown, upload, known, p, spoiler=kind in SPOILERED and p.flag("has_spoiler"))
 
     def attach() -> dict[str, Any]:
         return {"media": make()}
@@ -201,7 +205,7 @@ async def send_live_photo(ctx: BotCall, p: Params) -> Any:
     def attach() -> dict[str, Any]:
         moving = motion().file
         assert moving is not None
-        return {"media": Media("live_photo", still().file, {"video": moving})}
+        return {"media": Media("live_photo", still().file, {"video": moving}, spoiler=p.flag("has_spoiler"))}
 
     return post_message(
         ctx,

@@ -126,6 +126,7 @@ async def send_paid_media(ctx: BotCall, p: Params) -> Any:
         attach=attach,
         **caption_fields(ctx, caption),
         parse_mode=p.text("parse_mode"),
+        caption_above=p.flag("show_caption_above_media"),
     )
     message_id = int(sent["message_id"])
     offer = PaidOffer(ctx.bot.id, chat.id, message_id, star_count, p.text("payload"), paid, buyers)

@@ -339,7 +339,7 @@ def forward(stand: Stand, body: ForwardIn) -> tuple[int, int]:
         # A forwarded poll is the same poll (its votes are shared); other content is copied.
         media = source.media
         if media is not None and media.kind != "poll":
-            media = Media(media.kind, media.file, copy.deepcopy(media.fields))
+            media = Media(media.kind, media.file, copy.deepcopy(media.fields), spoiler=media.spoiler)
         # The text keeps its formatting, as the bot's forward does (with a mention the entities are found anew).
         entities = None if body.mention else copy.deepcopy(source.entities)
         return stand.inject(body, text, media=media, extra={ORIGIN: origin}, entities=entities)
