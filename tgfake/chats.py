@@ -35,9 +35,12 @@ class Button:
     callback_game: bool = False  # launches the message's game (sendGame); a tap sends game_short_name
     pay: bool = False  # the pay button of an invoice
     switch_inline: tuple[str, Any] | None = None  # switch_inline_query(_current_chat/_chosen_chat) and its value
+    style: str = ""  # primary, danger or success; "" for the app's own colours
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"text": self.text}
+        if self.style:
+            out["style"] = self.style
         if self.callback_data is not None:
             out["callback_data"] = self.callback_data
         if self.url is not None:

@@ -61,10 +61,13 @@ class ReplyButton:
     text: str
     kind: str = "text"
     options: dict[str, Any] = field(default_factory=dict)  # request_id, poll type, web_app url...
+    style: str = ""  # primary, danger or success (:func:`button_style`); "" for the app's own
 
     def json(self) -> dict[str, Any]:
         """The KeyboardButton object (Bot API field names)."""
         out: dict[str, Any] = {"text": self.text}
+        if self.style:
+            out["style"] = self.style
         if self.kind in ("request_contact", "request_location"):
             out[self.kind] = True
         elif self.kind != "text":
@@ -218,9 +221,13 @@ def _reply_button(item: Any) -> ReplyButton:
     if not isinstance(item, dict):
         raise MarkupError("KeyboardButton must be a String or an Object")
     text = _string(item, "text", required=True)
-    for name in ("style",):
-        if name in item:
-            _string(item, name)
+    style = button_style(item)  # read before the button's kind, as Client.cpp does
+    button = _reply_kind(item, text)
+    button.style = style
+    return button
+
+
+def _reply_kind(item: dict[str, Any], text: str) -> ReplyButton:
     for name in ("request_phone_number", "request_contact"):
         if _bool(item, name):
             return ReplyButton(text=text, kind="request_contact")
@@ -263,6 +270,20 @@ def _reply_button(item: Any) -> ReplyButton:
                 options[rights] = obj[rights]
         return ReplyButton(text=text, kind="request_chat", options=options)
     return ReplyButton(text=text)
+
+
+BUTTON_STYLES = frozenset({"primary", "danger", "success"})
+"""The colours a button may ask for (Client.cpp's ``get_button_style``; aiogram's ``link`` is not one of them)."""
+
+
+def button_style(item: dict[str, Any]) -> str:
+    """A button's ``style`` as Client.cpp reads it: any case, ``default`` or empty for none, written back lower-case."""
+    style = _string(item, "style").encode().lower().decode()  # td::to_lower_inplace: ASCII letters only
+    if style in ("", "default"):
+        return ""
+    if style not in BUTTON_STYLES:
+        raise MarkupError("invalid button style specified")
+    return style
 
 
 def _string(obj: dict[str, Any], name: str, *, required: bool = False) -> str:

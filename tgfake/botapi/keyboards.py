@@ -7,7 +7,7 @@ from typing import Any
 from tgfake import errors
 from tgfake.chats import Button, Keyboard
 from tgfake.errors import bad_request
-from tgfake.reply_keyboards import MarkupError, ReplyMarkup, _bool, _object, _string, parse_markup
+from tgfake.reply_keyboards import MarkupError, ReplyMarkup, _bool, _object, _string, button_style, parse_markup
 from tgfake.text.links import LinkError, check_link
 from tgfake.webapp import url_problem
 
@@ -47,6 +47,10 @@ def parse_inline_rows(markup: dict[str, Any], chat_type: str) -> Keyboard | None
 def _button(item: Any, chat_type: str) -> Button:
     if not isinstance(item, dict):
         raise bad_request(errors.BUTTON_NOT_OBJECT)
+    try:
+        style = button_style(item)
+    except MarkupError as exc:
+        raise bad_request(errors.BUTTON_UNPARSED.format(problem=exc)) from None
     text = item.get("text")
     data = item.get("callback_data")
     data = data if isinstance(data, str) else ""
@@ -88,6 +92,7 @@ def _button(item: Any, chat_type: str) -> Button:
         callback_game=game,
         pay=pay,
         switch_inline=switch,
+        style=style,
     )
 
 
