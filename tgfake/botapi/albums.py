@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi.common import caption_fields, chat_id, parse_caption, post_message
-from tgfake.botapi.fields import required_json
+from tgfake.botapi.fields import FieldError, required_json
 from tgfake.botapi.media import named_file, new_media
 from tgfake.botapi.registry import bot_method
 from tgfake.content import Media
@@ -69,12 +69,8 @@ def input_media(
     kind = raw.get("type")
     if not isinstance(kind, str):
         raise bad_request(BAD_ITEM.format(problem='Can\'t find field "type"'))
-    ref = _file_ref(p, raw, "media")
-    if ref is None:
+    if _file_ref(p, raw, "media") is None:
         raise bad_request(BAD_ITEM.format(problem="media not found"))
-    still_ref = _file_ref(p, raw, "photo") if kind == "live_photo" else None
-    if kind == "live_photo" and still_ref is None:
-        raise bad_request(BAD_ITEM.format(problem="photo not found"))
     if kind == "animation" and for_album:
         raise bad_request(BAD_ITEM.format(problem='type "animation" can\'t be used in sendMediaGroup'))
     if kind not in ALBUM_KINDS and kind not in ("animation", "live_photo"):
@@ -86,17 +82,27 @@ def input_media(
         parse_mode if isinstance(parse_mode, str) else "",
         compact(entities) if entities is not None else None,
     )
-    if still_ref is not None:
-        return kind, text, _live_photo(ctx, p, ref, still_ref, spoiler)
-    upload, known = named_file(ctx, p, ref, kind)
-    return kind, text, new_media(ctx, kind, upload, known, raw, spoiler=spoiler)
+    try:
+        return kind, text, file_media(ctx, p, raw, kind, spoiler=spoiler)
+    except FieldError as exc:
+        raise bad_request(BAD_ITEM.format(problem=exc.message)) from None
 
 
-def _live_photo(
-    ctx: BotCall, p: Params, motion: Upload | str, still: Upload | str, spoiler: bool
+def file_media(
+    ctx: BotCall, p: Params, raw: dict[str, Any], kind: str, *, spoiler: bool = False
 ) -> Callable[[], Media]:
-    """A live photo's two files, checked now (the motion part as a video, the still as a photo), minted later."""
-    video = new_media(ctx, "video", *named_file(ctx, p, motion, "video"), {})
+    """The file part of ``get_input_media`` for a known ``kind`` (an album item, an edit, a poll's medium): its
+    ``media`` (a live photo's motion part, with its still in ``photo``) checked now, minted when called.
+    ``media not found`` / ``photo not found`` raise FieldError for the caller's wording."""
+    ref = _file_ref(p, raw, "media")
+    if ref is None:
+        raise FieldError("media not found")
+    if kind != "live_photo":
+        return new_media(ctx, kind, *named_file(ctx, p, ref, kind), raw, spoiler=spoiler)
+    still = _file_ref(p, raw, "photo")
+    if still is None:
+        raise FieldError("photo not found")
+    video = new_media(ctx, "video", *named_file(ctx, p, ref, "video"), {})
     photo = new_media(ctx, "photo", *named_file(ctx, p, still, "photo"), {})
 
     def make() -> Media:

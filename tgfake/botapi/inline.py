@@ -164,7 +164,8 @@ def _object_field(obj: dict[str, Any], name: str) -> dict[str, Any] | None:
     return value
 
 
-def _location(obj: dict[str, Any]) -> dict[str, Any]:
+def location_fields(obj: dict[str, Any]) -> dict[str, Any]:
+    """An InputLocation-like object's Location (Client.cpp's ``get_location(JsonObject)``)."""
     out: dict[str, Any] = {"latitude": _double(obj, "latitude"), "longitude": _double(obj, "longitude")}
     accuracy = _optional_double(obj, "horizontal_accuracy")
     if accuracy:
@@ -180,8 +181,9 @@ def _live(obj: dict[str, Any]) -> dict[str, int]:
     }
 
 
-def _venue(obj: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {"location": _location(obj)}
+def venue_fields(obj: dict[str, Any]) -> dict[str, Any]:
+    """An InputVenue-like object's Venue (``get_venue(JsonObject)``): location, title, address, provider ids."""
+    out: dict[str, Any] = {"location": location_fields(obj)}
     out["title"] = required_string(obj, "title")
     out["address"] = required_string(obj, "address")
     for name in ("foursquare_id", "foursquare_type", "google_place_id", "google_place_type"):
@@ -215,8 +217,8 @@ def _content_kind(content: dict[str, Any], required: bool) -> tuple[str, dict[st
         }
     if "latitude" in content and "longitude" in content:
         if "title" in content and "address" in content:
-            return "venue", _venue(content)
-        location = _location(content)
+            return "venue", venue_fields(content)
+        location = location_fields(content)
         return "location", {**location, **_live(content)}
     if "phone_number" in content:
         return "contact", _contact(content)
@@ -324,15 +326,15 @@ def _type_fields(d: Draft) -> None:
         return
     if kind == "location":
         if d.content is None:
-            d.content = {"kind": "location", **_location(obj), **_live(obj)}
-        d.fields["location"] = _location(obj)
+            d.content = {"kind": "location", **location_fields(obj), **_live(obj)}
+        d.fields["location"] = location_fields(obj)
         optional_int(obj, "live_period")
         d.title = required_string(obj, "title")
         return
     if kind == "venue":
         if d.content is None:
-            d.content = {"kind": "venue", **_venue(obj)}
-        d.fields.update(_venue(obj))
+            d.content = {"kind": "venue", **venue_fields(obj)}
+        d.fields.update(venue_fields(obj))
         d.title = str(d.fields["title"])
         return
     if kind not in FILE_KIND:

@@ -5,8 +5,9 @@ quiz's explanation and correct options, open period, countries, media), then the
 then TDLib's checks of the content (``create_input_message_content``: question and option lengths, the option
 count, the quiz's correct options, countries) and the server's (a channel's poll is anonymous). The poll itself
 is built and voted on by :mod:`tgfake.world.polls`, the same object as a poll a person makes; ``open_period`` /
-``close_date`` close it on the stand's clock. Media of a poll, an option or an explanation is parsed for its
-JSON and type only and not kept (the stand shows polls without pictures).
+``close_date`` close it on the stand's clock. Media of a poll, an option or an explanation are read as
+``get_input_poll_media`` reads them, minted with the poll and written as ``JsonPollMedia`` (the chat page shows
+polls without pictures).
 """
 
 from __future__ import annotations
@@ -14,15 +15,18 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi.absent import no_business_connection
+from tgfake.botapi.albums import file_media
 from tgfake.botapi.common import chat_id, entities_json, post_message
 from tgfake.botapi.fields import FieldError, decode_param, optional_string, refuse, required_string, to_bool
+from tgfake.botapi.inline import location_fields, venue_fields
 from tgfake.botapi.keyboards import parse_inline_keyboard, parse_send_markup
 from tgfake.botapi.registry import bot_method
-from tgfake.content import Media
+from tgfake.content import Media, media_json
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int, to_integer
 from tgfake.text import FormattedText, format_text
@@ -49,38 +53,57 @@ def _custom_emoji_only(ctx: BotCall, text: FormattedText) -> list[dict[str, Any]
     return [e for e in entities_json(ctx, text) if e["type"] == "custom_emoji"]
 
 
-def _poll_media(raw: Any, *, for_option: bool) -> None:
-    """``get_input_poll_media``: null is no media; otherwise an object with a known ``type`` (not kept)."""
+MediaMaker = Callable[[], Media] | None
+"""A poll's (an explanation's, an option's) medium, checked now and minted with the poll; None for none."""
+
+
+def _poll_media(ctx: BotCall, p: Params, raw: Any, *, for_option: bool) -> MediaMaker:
+    """``get_input_poll_media``: null is no media; a location or venue read as InputLocation/InputVenue fields;
+    a sticker (options only) or a file of its kind read as an InputMedia without caption or spoiler."""
     if raw is None:
-        return
+        return None
     if not isinstance(raw, dict):
         raise FieldError(errors.NOT_AN_OBJECT)
     kind = required_string(raw, "type")
-    if kind in ("location", "venue"):
-        return
+    if kind == "location":
+        place = Media("location", fields=location_fields(raw))
+        return lambda: place
+    if kind == "venue":
+        venue = Media("venue", fields=venue_fields(raw))
+        return lambda: venue
     if kind not in (OPTION_MEDIA if for_option else POLL_MEDIA):
         raise FieldError(errors.POLL_MEDIA_TYPE)
+    return file_media(ctx, p, raw, kind)
 
 
-def _media_param(p: Params, name: str) -> None:
+def _media_param(ctx: BotCall, p: Params, name: str) -> MediaMaker:
     value = decode_param(p, name, "InputPollMedia")
     try:
-        _poll_media(value, for_option=False)
+        return _poll_media(ctx, p, value, for_option=False)
     except FieldError as exc:
         raise bad_request(errors.POLL_MEDIA_PROBLEM.format(problem=exc.message)) from None
 
 
-def _options(ctx: BotCall, p: Params) -> list[tuple[FormattedText, list[dict[str, Any]]]]:
+def _media_json(make: MediaMaker) -> polls.PollMedia:
+    """``JsonPollMedia``: the medium's one field of its kind (a live photo without its still's ``photo``, an
+    animation without its ``document``, a venue without its ``location``)."""
+    if make is None:
+        return None
+    media = make()
+    return {media.kind: media_json(media)[media.kind]}
+
+
+def _options(ctx: BotCall, p: Params) -> list[tuple[FormattedText, list[dict[str, Any]], MediaMaker]]:
     """``get_input_poll_options``: a JSON array of strings or InputPollOption objects."""
     if not p.text("options"):  # json_decode of nothing fails
         raise bad_request(errors.CANT_PARSE_JSON.format(what="options"))
     value = decode_param(p, "options", "options")
     if not isinstance(value, list):
         raise bad_request(errors.POLL_OPTIONS_NOT_ARRAY)
-    out: list[FormattedText] = []
+    out: list[tuple[FormattedText, MediaMaker]] = []
     for item in value:
         if isinstance(item, str):
-            out.append(_text(item, "", None, allow_empty=True))
+            out.append((_text(item, "", None, allow_empty=True), None))
             continue
         if not isinstance(item, dict):
             raise bad_request(errors.POLL_OPTION_NOT_STRING)
@@ -90,12 +113,12 @@ def _options(ctx: BotCall, p: Params) -> list[tuple[FormattedText, list[dict[str
         except FieldError as exc:
             raise refuse(exc.message) from None
         entities = item.get("text_entities")
-        out.append(_text(text, mode, json.dumps(entities) if entities is not None else None, allow_empty=True))
+        option = _text(text, mode, json.dumps(entities) if entities is not None else None, allow_empty=True)
         try:
-            _poll_media(item.get("media"), for_option=True)
+            out.append((option, _poll_media(ctx, p, item.get("media"), for_option=True)))
         except FieldError as exc:
             raise bad_request(errors.POLL_OPTION_MEDIA.format(problem=exc.message)) from None
-    return [(option, _custom_emoji_only(ctx, option)) for option in out]
+    return [(option, _custom_emoji_only(ctx, option), media) for option, media in out]
 
 
 def _correct_option_ids(p: Params) -> list[int]:
@@ -137,7 +160,7 @@ def _country_codes(p: Params) -> list[str]:
 def _check_content(
     chat_type: str,
     question: FormattedText,
-    options: list[tuple[FormattedText, list[dict[str, Any]]]],
+    options: list[tuple[FormattedText, list[dict[str, Any]], MediaMaker]],
     quiz: bool,
     correct: list[int],
     countries: list[str],
@@ -154,7 +177,7 @@ def _check_content(
         raise bad_request(errors.POLL_NO_OPTIONS)
     if len(options) > MAX_OPTIONS:
         raise bad_request(errors.POLL_TOO_MANY_OPTIONS.format(limit=MAX_OPTIONS))
-    for option, _ in options:
+    for option, _, _ in options:
         if not option.text:
             raise bad_request(errors.TEXT_MUST_BE_NON_EMPTY)
         if len(option.text) > MAX_OPTION:
@@ -189,12 +212,13 @@ async def send_poll(ctx: BotCall, p: Params) -> Any:
     poll_type = p.text("type")
     quiz = poll_type == "quiz"
     explanation = FormattedText("", ())
+    explanation_media: MediaMaker = None
     correct: list[int] = []
     if quiz:
         explanation = _text(
             p.text("explanation"), p.text("explanation_parse_mode"), p.get("explanation_entities"), allow_empty=True
         )
-        _media_param(p, "explanation_media")
+        explanation_media = _media_param(ctx, p, "explanation_media")
         correct = _correct_option_ids(p)
     elif poll_type not in ("", "regular"):
         raise bad_request(errors.POLL_TYPE_UNSUPPORTED)
@@ -204,7 +228,7 @@ async def send_poll(ctx: BotCall, p: Params) -> Any:
     is_closed = to_bool(p.text("is_closed"))
     members_only = to_bool(p.text("members_only"))
     countries = _country_codes(p)
-    _media_param(p, "media")
+    media = _media_param(ctx, p, "media")
     keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
     if p.text("business_connection_id"):  # do_send_message asks for the connection before the chat
         raise no_business_connection()
@@ -218,7 +242,7 @@ async def send_poll(ctx: BotCall, p: Params) -> Any:
         poll = polls.poll_object(
             ctx.world.polls.mint_id(),
             question.text,
-            [(option.text, entities) for option, entities in options],
+            [(option.text, entities) for option, entities, _ in options],
             poll_type="quiz" if quiz else "regular",
             question_entities=_custom_emoji_only(ctx, question),
             is_anonymous=is_anonymous,
@@ -232,6 +256,9 @@ async def send_poll(ctx: BotCall, p: Params) -> Any:
             open_period=period if closes else 0,
             close_date=closes if period else 0,
             is_closed=is_closed,
+            media=_media_json(media),
+            explanation_media=_media_json(explanation_media),
+            option_media=[_media_json(make) for _, _, make in options],
         )
         return {"media": Media("poll", fields=poll)}
 

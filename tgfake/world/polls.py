@@ -42,6 +42,9 @@ class Polls:
         if poll.get("close_date") and not poll["is_closed"]:
             self.closing[poll["id"]] = (int(poll["close_date"]), msg)
 
+PollMedia = dict[str, Any] | None
+"""A poll's, an explanation's or an option's medium as Client.cpp's ``JsonPollMedia`` writes it, or none."""
+
 
 def poll_object(
     poll_id: str,
@@ -61,10 +64,15 @@ def poll_object(
     open_period: int = 0,
     close_date: int = 0,
     is_closed: bool = False,
+    media: PollMedia = None,
+    explanation_media: PollMedia = None,
+    option_media: list[PollMedia] | None = None,
 ) -> dict[str, Any]:
     """The Bot API ``Poll`` with no votes yet, fields in ``JsonPoll``'s order (options' ids persist: Bot API 9.6).
 
-    ``allows_revoting`` defaults to false for quizzes only, as Client.cpp reads it.
+    ``allows_revoting`` defaults to false for quizzes only, as Client.cpp reads it. The media (of the poll, its
+    explanation, each option) are ``JsonPollMedia`` objects: the one field of their kind (``photo``, ``video``,
+    ``location``...).
     """
     out: dict[str, Any] = {"id": poll_id, "question": question}
     if question_entities:
@@ -74,6 +82,8 @@ def poll_object(
         option: dict[str, Any] = {"persistent_id": str(i), "text": text}
         if entities:
             option["text_entities"] = entities
+        if option_media and option_media[i] is not None:
+            option["media"] = option_media[i]
         option["voter_count"] = 0
         out["options"].append(option)
     out["total_voter_count"] = 0
@@ -97,10 +107,14 @@ def poll_object(
         if explanation[0]:
             out["explanation"] = explanation[0]
             out["explanation_entities"] = explanation[1]
+        if explanation_media is not None:
+            out["explanation_media"] = explanation_media
     if description[0]:
         out["description"] = description[0]
         if description[1]:
             out["description_entities"] = description[1]
+    if media is not None:
+        out["media"] = media
     return out
 
 
