@@ -96,30 +96,39 @@ class UrlFetcher:
 
     async def fill(self, method: str, params: Params) -> None:
         """Download every URL the call names as a file into ``params.fetched``; what fails is left out."""
-        urls = named_urls(method, params)
-        if not urls:
-            return
-        got = await asyncio.gather(*(self.download(url) for url in urls))
-        params.fetched = {url: upload for url, upload in zip(urls, got, strict=True) if upload is not None}
-
-    async def download(self, url: str) -> Upload | None:
-        """The URL's body as an upload (named by its path, typed by its Content-Type), or None when the host
-        cannot be reached, answers other than 2xx, is too slow, or sends more than 20 MB."""
         if self.session is None or self.session.closed:
-            self.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.timeout))
-        try:
-            async with self.session.get(url, allow_redirects=True, max_redirects=5) as response:
-                if response.status // 100 != 2:
-                    return None
-                data = await response.content.read(MAX_URL_FILE + 1)
-                if len(data) > MAX_URL_FILE:
-                    return None
-                self.fetched += 1
-                return Upload(filename=file_name(url), content_type=response.content_type, data=data)
-        except (TimeoutError, aiohttp.ClientError, ValueError, UnicodeError):
-            return None
+            self.session = aiohttp.ClientSession()
+        self.fetched += await fill_over(self.session, method, params, self.timeout)
 
     async def close(self) -> None:
         if self.session is not None:
             await self.session.close()
             self.session = None
+
+
+async def fill_over(
+    session: aiohttp.ClientSession, method: str, params: Params, timeout: float = FETCH_TIMEOUT
+) -> int:
+    """:meth:`UrlFetcher.fill` over a given session (a webhook reply's, on the delivery's); returns downloads made."""
+    urls = named_urls(method, params)
+    if not urls:
+        return 0
+    got = await asyncio.gather(*(download(session, url, timeout) for url in urls))
+    params.fetched = {url: upload for url, upload in zip(urls, got, strict=True) if upload is not None}
+    return len(params.fetched)
+
+
+async def download(session: aiohttp.ClientSession, url: str, timeout: float = FETCH_TIMEOUT) -> Upload | None:
+    """The URL's body as an upload (named by its path, typed by its Content-Type), or None when the host cannot be
+    reached, answers other than 2xx, is too slow, or sends more than 20 MB."""
+    try:
+        limit = aiohttp.ClientTimeout(total=timeout)
+        async with session.get(url, allow_redirects=True, max_redirects=5, timeout=limit) as response:
+            if response.status // 100 != 2:
+                return None
+            data = await response.content.read(MAX_URL_FILE + 1)
+            if len(data) > MAX_URL_FILE:
+                return None
+            return Upload(filename=file_name(url), content_type=response.content_type, data=data)
+    except (TimeoutError, aiohttp.ClientError, ValueError, UnicodeError):
+        return None

@@ -35,7 +35,12 @@ async def files() -> AsyncIterator[TestServer]:
     async def moved(_request: web.Request) -> web.Response:
         raise web.HTTPFound("/img/cat%20face.png")
 
+    async def hook(request: web.Request) -> web.Response:  # a webhook answering with a photo by URL
+        own = str(request.url.origin().with_path("/img/from-hook.png"))
+        return web.json_response({"method": "sendPhoto", "chat_id": 4242, "photo": own, "caption": "hooked"})
+
     app = web.Application()
+    app.router.add_post("/hook", hook)
     app.router.add_get("/img/{name}", picture)
     app.router.add_get("/docs/report.pdf", pdf)
     app.router.add_get("/page.html", page)
@@ -118,3 +123,13 @@ async def test_python_telegram_bot_sends_a_photo_by_url(wire: Wire, files: TestS
         assert message.photo[-1].width == 40
         album = await bot.send_media_group(4242, [InputMediaPhoto(url(files, "/img/x.png"))])
         assert album[0].photo[-1].height == 30
+
+
+async def test_a_webhook_reply_sends_a_photo_by_url(wire: Wire, files: TestServer) -> None:
+    await wire.ok("setWebhook", url=url(files, "/hook"))
+    await wire.say("show me")
+    status, view = await wire.sim("GET", "/sim/webhook/wait?delivered=1")
+    assert status == 200, view
+    assert [(d.get("reply_method"), d.get("reply_status")) for d in view["deliveries"]] == [("sendPhoto", 200)]
+    [call] = await wire.outbox("sendPhoto")
+    assert call["response"]["result"]["photo"][0]["width"] == 40
