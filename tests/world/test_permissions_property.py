@@ -6,11 +6,11 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tgfake import errors
-from tgfake.botapi.managed import parse_permissions
+from tgfake.botapi.managed import MEDIA_KINDS, parse_permissions
 from tgfake.errors import TelegramError
 from tgfake.params import Params
 from tgfake.world.members import PERMISSIONS
@@ -24,9 +24,15 @@ FIELDS = st.sampled_from([*PERMISSIONS, "can_send_media_messages", "other"])
 
 
 @given(st.dictionaries(FIELDS, JSON_VALUES, max_size=8), st.booleans())
+@example({"can_send_photos": True, "can_send_media_messages": "8"}, True)  # the legacy field is not read then
+@example({"can_send_media_messages": "8"}, False)  # and is, alone
 def test_any_object_decodes_or_names_the_field_that_is_not_a_boolean(obj: dict[str, Any], independent: bool) -> None:
     params = Params(values={"permissions": json.dumps(obj)})
-    bad = {errors.PERMISSIONS_FIELD.format(name=n) for n, v in obj.items() if n != "other" and not isinstance(v, bool)}
+    # Client.cpp reads the legacy can_send_media_messages only when no media kind of its own is given.
+    unread = {"other"} | ({"can_send_media_messages"} if any(k in obj for k in MEDIA_KINDS) else set())
+    bad = {
+        errors.PERMISSIONS_FIELD.format(name=n) for n, v in obj.items() if n not in unread and not isinstance(v, bool)
+    }
     if bad:
         with pytest.raises(TelegramError) as refused:
             parse_permissions(params, allow_legacy=True, independent=independent)
