@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -10,12 +11,18 @@ import pytest
 import pytest_asyncio
 from aiohttp import ClientResponse, web
 from aiohttp.test_utils import TestClient, TestServer
+from hypothesis import settings
 
 from tgfake.app import create_app
 from tgfake.clock import ManualClock
 from tgfake.keys import STAND
 from tgfake.options import Options
 from tgfake.stand import Stand
+
+# CI (.ci/run sets HYPOTHESIS_PROFILE=ci) replays the same examples every run and never times one: a landing must not
+# hang on a random draw or a slow machine. Developers' runs keep exploring new examples.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 # The pytest plugin and the Gherkin steps, loaded here (pytest only reads pytest_plugins in the top-level
 # conftest); addopts has -p no:tgfake so an installed copy's entry point does not register it twice.
