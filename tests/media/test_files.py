@@ -329,7 +329,7 @@ async def test_a_served_photo_is_inert_too(wire: Wire) -> None:
 )
 async def test_an_empty_upload_is_refused_as_td_refuses_it(wire: Wire, method: str, field: str) -> None:
     """A file part of 0 bytes (python-telegram-bot sending os.devnull) never reaches the chat."""
-    refused(await upload(wire, method, field, "null", b"", chat_id=4242), "Bad Request: File must be non-empty")
+    refused(await upload(wire, method, field, "null", b"", chat_id=4242), "Bad Request: file must be non-empty")
     assert wire.stand.world.files == {}
     assert await wire.text() == ""
 
@@ -339,5 +339,5 @@ async def test_an_empty_album_item_is_refused(wire: Wire) -> None:
     status, body = await upload_parts(
         wire, "sendMediaGroup", {"a": image_bytes("PNG"), "b": b""}, chat_id=4242, media=media
     )
-    refused((status, body), "Bad Request: File must be non-empty")
+    refused((status, body), "Bad Request: file must be non-empty")
     assert wire.stand.world.files == {}
