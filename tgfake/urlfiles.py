@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import posixpath
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from urllib.parse import unquote, urlsplit
 
@@ -46,20 +46,24 @@ def url_params() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
     return out
 
 
-def names_files(method: str) -> bool:
-    """Whether a call of ``method`` may name a file by URL (looked up as sent, then in any letter case)."""
-    found = url_params().get(method)
+def file_params(method: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """:func:`url_params` of ``method``, looked up as sent, then in any letter case (empty for an unknown one)."""
+    table = url_params()
+    found = table.get(method)
     if found is None:
-        found = url_params().get(method.lower())
-    return found is not None and bool(found[0] or found[1])
+        found = table.get(method.lower(), ((), ()))
+    return found
+
+
+def names_files(method: str) -> bool:
+    """Whether a call of ``method`` may name a file by URL."""
+    direct, nested = file_params(method)
+    return bool(direct or nested)
 
 
 def named_urls(method: str, params: Params) -> list[str]:
     """The http(s) URLs this call names as files, in order, each once."""
-    found = url_params().get(method) or url_params().get(method.lower())
-    if not found:
-        return []
-    direct, nested = found
+    direct, nested = file_params(method)
     urls: list[str] = []
     for name in direct:
         value = params.values.get(name, "").strip()
@@ -92,13 +96,12 @@ class UrlFetcher:
 
     session: aiohttp.ClientSession | None = None
     timeout: float = FETCH_TIMEOUT
-    fetched: int = field(default=0)  # downloads made, for tests and the curious
 
     async def fill(self, method: str, params: Params) -> None:
         """Download every URL the call names as a file into ``params.fetched``; what fails is left out."""
         if self.session is None or self.session.closed:
             self.session = aiohttp.ClientSession()
-        self.fetched += await fill_over(self.session, method, params, self.timeout)
+        await fill_over(self.session, method, params, self.timeout)
 
     async def close(self) -> None:
         if self.session is not None:
@@ -108,14 +111,12 @@ class UrlFetcher:
 
 async def fill_over(
     session: aiohttp.ClientSession, method: str, params: Params, timeout: float = FETCH_TIMEOUT
-) -> int:
-    """:meth:`UrlFetcher.fill` over a given session (a webhook reply's, on the delivery's); returns downloads made."""
+) -> None:
+    """:meth:`UrlFetcher.fill` over a given session (a webhook reply's, on the delivery's)."""
     urls = named_urls(method, params)
-    if not urls:
-        return 0
-    got = await asyncio.gather(*(download(session, url, timeout) for url in urls))
-    params.fetched = {url: upload for url, upload in zip(urls, got, strict=True) if upload is not None}
-    return len(params.fetched)
+    if urls:
+        got = await asyncio.gather(*(download(session, url, timeout) for url in urls))
+        params.fetched = {url: upload for url, upload in zip(urls, got, strict=True) if upload is not None}
 
 
 async def download(session: aiohttp.ClientSession, url: str, timeout: float = FETCH_TIMEOUT) -> Upload | None:
