@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-token",
         action="append",
         default=[],
-        help="accept only this token (repeat for several bots; the first is the default bot's)",
+        help="accept only this token (repeat for several bots; the first pins the default bot)",
     )
     p.add_argument("--bot-username", "-bot-username", default=DEFAULT_BOT_USERNAME)
     p.add_argument("--bot-name", "-bot-name", default=DEFAULT_BOT_NAME)
