@@ -40,7 +40,7 @@ from tgfake.params import Params, parse_int
 from tgfake.text import plain_entities, utf16_len
 from tgfake.webhooks import Webhook
 from tgfake.world import visibility
-from tgfake.world.bots import Bot, Signal, token_bot_id
+from tgfake.world.bots import Bot, Signal, check_token_shape, token_bot_id
 from tgfake.world.flood import COUNTED, FloodControl
 from tgfake.world.games import Games
 from tgfake.world.grants import Grants
@@ -246,14 +246,18 @@ class Stand:
     def bot_for_token(self, token: str) -> Bot:
         """The bot a token names; 401 where Telegram would refuse.
 
-        With ``--token`` only the listed tokens are accepted. Otherwise any token is: one without a bot id
-        (``TEST``) names the stand's first bot; the first token with an id claims the first bot (which then takes
-        that id, unless ``--bot-id`` fixed it); every other id is a bot of its own, and a known id with another
-        secret is refused, as Telegram refuses it.
+        With ``--strict`` a token is checked as Telegram checks its shape, and only the tokens of the stand's bots
+        (``--token``, ``POST /sim/bots``) are accepted. With ``--token`` only the listed tokens are. Otherwise any
+        token is: one without a bot id (``TEST``) names the stand's first bot; the first token with an id claims
+        the first bot (which then takes that id, unless ``--bot-id`` fixed it); every other id is a bot of its
+        own, and a known id with another secret is refused, as Telegram refuses it.
         """
         bot = self.tokens.get(token)
         if bot is not None:
             return bot
+        if self.options.strict:
+            check_token_shape(token)
+            raise TelegramError(401, errors.UNAUTHORIZED)  # no such bot: its authorization fails
         if self.options.all_tokens:
             raise TelegramError(401, errors.UNAUTHORIZED)
         first = self.first_bot
@@ -492,17 +496,24 @@ class Stand:
         """Where ``bot`` sends: its private chat (403 if the person blocked it) or a chat it is in.
 
         A chat nobody has described yet is made on first use, as the reference stand does (documented in
-        docs/world.md); a chat that exists refuses a bot that is not in it, with Telegram's 403.
+        docs/world.md); a chat that exists refuses a bot that is not in it, with Telegram's 403. With
+        ``--strict`` nothing is made: a chat or person the world does not have is ``chat not found``, a person
+        who never wrote to this bot is Telegram's ``bot can't initiate conversation with a user``.
         """
         if chat_id > 0:
-            if chat_id >= UNKNOWN_USER_LIMIT and chat_id not in self.world.users and self.chat_of(bot, chat_id) is None:
-                raise TelegramError(400, errors.CHAT_NOT_FOUND)
+            if self.chat_of(bot, chat_id) is None and (self.options.strict or chat_id >= UNKNOWN_USER_LIMIT):
+                if chat_id not in self.world.users:
+                    raise TelegramError(400, errors.CHAT_NOT_FOUND)
+                if self.options.strict:
+                    raise TelegramError(403, errors.FORBIDDEN_CANT_INITIATE)
             chat = self.private_chat(bot, chat_id)
             if chat.blocked:
                 raise TelegramError(403, errors.FORBIDDEN_BLOCKED)
             return chat
         known = self.world.chats.get(chat_id)
         if known is None:
+            if self.options.strict:
+                raise TelegramError(400, errors.CHAT_NOT_FOUND)
             return self.group(chat_id, bot=bot)
         visibility.check_access(known, bot)
         return known
