@@ -557,9 +557,6 @@ def service_text(service: dict[str, Any], who: str) -> str:
         return f"{who} reopened the topic"
     if "pinned_message" in service:
         return f"{who} pinned message {service['pinned_message']['message_id']}"
-    if "invoice" in service:
-        invoice = service["invoice"]
-        return f"{who} sent an invoice: {invoice['title']} ({invoice['total_amount']} {invoice['currency']})"
     for key, verb in (("successful_payment", "paid"), ("refunded_payment", "was refunded")):
         if key in service:
             return f"{who} {verb} {service[key]['total_amount']} {service[key]['currency']}"
