@@ -36,7 +36,9 @@ def copied_stand(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     assert proc.stdout is not None
     first = proc.stdout.readline()
     try:
-        assert " at http://127.0.0.1:" in first, first + proc.stderr.read() if proc.poll() is not None else first
+        if " at http://127.0.0.1:" not in first:
+            proc.kill()
+            pytest.fail(f"the copied stand did not start: {first!r} {proc.communicate()[1]}")
         yield first.rstrip("\n").split(" at ", 1)[1], tmp_path / "tgfake"
     finally:
         proc.kill()
