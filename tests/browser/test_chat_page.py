@@ -21,10 +21,8 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from tests.browser.conftest import CHROMIUM, sync_api
+from tests.browser.conftest import sync_api
 from tgfake.testing import StandClient
-
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 TOKEN = "1:page"
