@@ -186,6 +186,8 @@ class BotIn(SimBody):
     supports_inline_queries: bool = False
     inline_feedback: Annotated[int, Field(ge=0, le=100)] | bool = 0
     """BotFather's inline feedback: the percentage of chosen results sent as ``chosen_inline_result`` (true: 100)."""
+    default: bool = False
+    """Pin this bot as "the bot" for every sim action, launch and view that names none (docs/world.md#bots)."""
 
 
 Ref = str | int

@@ -19,6 +19,9 @@ Marker ``@pytest.mark.tgfake(...)``: ``script`` (the model's rules: a list, JSON
 need a stand of their own, which the test then gets in place of the session one: ``token``,
 ``bot_username``, ``bot_name``, ``poll_max``, ``answers`` (canned model answers) and ``model``
 (``ModelOptions`` fields).
+
+Option ``--tgfake-strict`` (ini ``tgfake_strict = true``): the session stand runs ``--strict`` with the bot token
+``BOT_TOKEN`` (docs/command.md); other bots are made with ``POST /sim/bots``.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import pytest
 
 from tgfake.options import Options
 from tgfake.testing import (
+    DEFAULT_BOT_TOKEN,
     AsyncStandClient,
     BotProcess,
     SimAPIError,
@@ -55,6 +59,12 @@ _BOTS = pytest.StashKey[list[BotProcess]]()
 _CLIENT = pytest.StashKey[StandClient]()
 _OFFSETS = pytest.StashKey[dict[int, int]]()  # where each pooled bot's output for this test begins
 _FAILED = pytest.StashKey[bool]()  # the test failed: its session is kept for a look at the stand
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    help_text = "run the session stand with --strict: Telegram's refusals for unknown tokens, chats and people"
+    parser.addoption("--tgfake-strict", action="store_true", default=None, help=help_text)
+    parser.addini("tgfake_strict", help_text, type="bool", default=False)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -132,8 +142,13 @@ def start_stand(options: Options, model_settings: Mapping[str, Any] | None) -> S
 
 
 @pytest.fixture(scope="session")
-def tgfake_options() -> Options:
+def tgfake_options(pytestconfig: pytest.Config) -> Options:
     """The session stand's options; override to change the token, the bot's name, the poll cap."""
+    strict = pytestconfig.getoption("tgfake_strict")
+    if strict is None:
+        strict = bool(pytestconfig.getini("tgfake_strict"))
+    if strict:  # only the stand's bots are accepted: the bot under test's token is one
+        return Options(poll_max=TEST_POLL_MAX, strict=True, token=DEFAULT_BOT_TOKEN)
     return Options(poll_max=TEST_POLL_MAX)
 
 
