@@ -27,6 +27,7 @@ from tgfake.botapi.fields import (
     required_string,
     to_bool,
 )
+from tgfake.botapi.keyboards import parse_inline_keyboard
 from tgfake.botapi.payments import labeled_prices
 from tgfake.botapi.places import INVALID_LOCATION, WRONG_HEADING, WRONG_PERIOD
 from tgfake.botapi.registry import bot_method
@@ -34,7 +35,6 @@ from tgfake.chats import Chat, Keyboard, StoredMessage
 from tgfake.errors import TelegramError, bad_request
 from tgfake.filestore import HTTP_URL, MAX_FILE_NAME, for_resend
 from tgfake.params import Params, loads
-from tgfake.reply_keyboards import parse_markup
 from tgfake.text import format_text
 from tgfake.text.cleaning import strip_empty_characters
 from tgfake.text.links import get_url_file_name
@@ -385,7 +385,7 @@ def _keyboard(markup: dict[str, Any] | None) -> Keyboard | None:
     if markup is None:
         return None
     try:
-        inline, _ = parse_markup(json.dumps(markup), "private", edit=True)
+        inline = parse_inline_keyboard(json.dumps(markup), "private")
     except TelegramError as exc:
         problem = _client_problem(exc)
         if problem is not None:
