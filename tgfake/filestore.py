@@ -11,8 +11,7 @@ import re
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from tgfake.chats import StoredFile
-from tgfake.content import DOCUMENT_KINDS
+from tgfake.content import DOCUMENT_KINDS, StoredFile
 from tgfake.errors import bad_request
 from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES, mime_type
 from tgfake.text.cleaning import strip_empty_characters

@@ -20,19 +20,18 @@ from typing import Any
 from tgfake import errors, reply_keyboards
 from tgfake.chats import (
     Chat,
-    StoredFile,
     StoredMessage,
     button_in,
     comment_thread,
     message_json,
     message_view,
+    origin_of,
     transcript_lines,
     type_for_id,
 )
 from tgfake.clock import Clock, OffsetClock, SystemClock
-from tgfake.content import Media
+from tgfake.content import Media, StoredFile
 from tgfake.errors import SimError, TelegramError
-from tgfake.extras import origin_of
 from tgfake.faults import Fault, Faults
 from tgfake.models import MAX_TEXT, BotIn, CallbackIn, ClockIn, FaultIn, MessageIn, SenderFields
 from tgfake.options import DEFAULT_BOT_ID, Options

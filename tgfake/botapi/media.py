@@ -16,8 +16,7 @@ from tgfake import errors
 from tgfake.botapi.common import caption_fields, caption_text, chat_id, post_message
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import StoredFile
-from tgfake.content import CAPTIONED, SPOILERED, Media
+from tgfake.content import CAPTIONED, SPOILERED, Media, StoredFile
 from tgfake.errors import bad_request
 from tgfake.filestore import URL_UNFETCHABLE, check_upload, for_resend, mint
 from tgfake.media import (
