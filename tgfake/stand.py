@@ -836,9 +836,9 @@ class Stand:
         return served.status, served.response
 
     before_call: Callable[[BotCall, str, Params], Awaitable[None] | None] | None = None
-    """Run once the token, the method, the parameter prechecks and ``@username`` chats are through, before the
-    method: the app's downloads of files named by URL (tgfake/urlfiles.py ``UrlFetcher.before_call``, which checks
-    the chat first); None (a bare Stand) fetches nothing."""
+    """Run once the token, the method, the parameter prechecks, ``@username`` chats and flood limits are through,
+    before the method: the app's downloads of files named by URL (tgfake/urlfiles.py ``UrlFetcher.before_call``,
+    which checks the chat first); None (a bare Stand) fetches nothing."""
 
     async def serve(self, token: str, method: str, params: Params) -> Call:
         """Serve one Bot API call in the reference stand's check order and record it; returns the recorded call.
@@ -862,11 +862,11 @@ class Stand:
             values = params.values
             if values.get("chat_id", "")[:1] == "@" or values.get("from_chat_id", "")[:1] == "@":
                 self._name_public_chats(params)
+            close_due(self)  # timed polls close on the stand's clock, seen at the next call
+            flood_chat = self._flood_chat(bot, method, params)
             waiting = self.before_call(BotCall(self, bot), method, params) if self.before_call else None
             if waiting is not None:
                 await waiting
-            close_due(self)  # timed polls close on the stand's clock, seen at the next call
-            flood_chat = self._flood_chat(bot, method, params)
             status, envelope = 200, envelope_of(await handler(BotCall(self, bot), params))
             if flood_chat:
                 self.world.flood.note(bot.id, flood_chat, self.now())
