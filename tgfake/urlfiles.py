@@ -40,6 +40,7 @@ from aiohttp.abc import AbstractResolver, ResolveResult
 from yarl import URL
 
 from tgfake.botapi.common import chat_id
+from tgfake.botapi.edits import target
 from tgfake.botapi.schema import methods
 from tgfake.errors import TelegramError, bad_request
 from tgfake.filestore import FILE_TOO_BIG, HTTP_URL, MAX_DOWNLOAD_BYTES, URL_UNFETCHABLE
@@ -235,9 +236,13 @@ class UrlFetcher:
 
 def check_chat(ctx: BotCall, method: str, params: Params) -> None:
     """A send's chat, checked as the send will check it (``chat not found``, a blocked person, a chat the bot is not
-    in) before anything is downloaded; edits name their message later, as their handlers do."""
-    if method[:4].lower() == "send":
+    in), and the message an editMessageMedia names (``message to edit not found``, ``message can't be edited``),
+    before anything is downloaded, as Client.cpp checks them before TDLib fetches the file."""
+    lowered = method.lower()
+    if lowered.startswith("send"):
         ctx.chat_for_send(chat_id(params))
+    elif lowered == "editmessagemedia":
+        target(ctx, params)
 
 
 async def download(

@@ -181,6 +181,10 @@ async def test_a_wrong_token_never_connects(make_wire: WireFactory) -> None:
         status, answer = await wire.sim("POST", "/sim/block", {"user": "alice"})
         assert status == 200, answer
         await wire.refused("sendPhoto", 403, "Forbidden: bot was blocked by the user", chat_id=4242, photo=slow)
+        edit = json.dumps({"type": "photo", "media": slow})
+        await wire.refused(
+            "editMessageMedia", 400, "Bad Request: message to edit not found", chat_id=-100123, message_id=9, media=edit
+        )
         assert files.connections == 0
         fetcher(wire).timeout = 0.5  # the right call does connect (and then gives up on the stalled body)
         await wire.refused("sendPhoto", 400, FAILED, chat_id=-100123, photo=slow)
