@@ -12,7 +12,7 @@ import functools
 import gc
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -861,6 +861,11 @@ class Stand:
         served = await self.serve(token, method, params)
         return served.status, served.response
 
+    before_call: Callable[[BotCall, str, Params], Awaitable[None] | None] | None = None
+    """Run once the token, the method, the parameter prechecks, ``@username`` chats and flood limits are through,
+    before the method: the app's downloads of files named by URL (tgfake/urlfiles.py ``UrlFetcher.before_call``,
+    which checks the chat first); None (a bare Stand) fetches nothing."""
+
     async def serve(self, token: str, method: str, params: Params) -> Call:
         """Serve one Bot API call in the reference stand's check order and record it; returns the recorded call.
 
@@ -886,6 +891,9 @@ class Stand:
                 self._name_public_chats(params)
             close_due(self)  # timed polls close on the stand's clock, seen at the next call
             flood_chat = self._flood_chat(bot, method, params)
+            waiting = self.before_call(BotCall(self, bot), method, params) if self.before_call else None
+            if waiting is not None:
+                await waiting
             status, envelope = 200, envelope_of(await handler(BotCall(self, bot), params))
             if flood_chat:
                 self.world.flood.note(bot.id, flood_chat, self.now())
