@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from tgfake import errors, reply_keyboards
+from tgfake.bounds import UNKNOWN_USER_LIMIT
 from tgfake.chats import (
     Chat,
     StoredMessage,
@@ -61,8 +62,6 @@ from tgfake.world.stickers import Stickers
 __all__ = ["DEFAULT_USER_ID", "BotCall", "Call", "Described", "Signal", "Stand", "World"]
 
 GROUP_ID_BASE = -100000000000
-UNKNOWN_USER_LIMIT = 1 << 40
-"""Client.cpp writes to a user id below this before td has met the user; a higher one must be a known user."""
 CHAT_PARAMS = ("chat_id", "from_chat_id")
 """The parameters ``check_chat`` reads a chat from, so an ``@username`` there names a public chat."""
 
