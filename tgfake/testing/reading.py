@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import urllib.parse
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -82,13 +82,13 @@ class ReadingMethods:
     def wait_until(
         core: Core,
         /,
-        check: Callable[[], T | None] | Callable[[], Awaitable[T | None]],
+        check: Callable[[], T | None],
         *,
         timeout: float | None = None,
         what: str = "a condition",
     ) -> Op[T]:
-        """Re-run ``check`` after each call the bot makes until it returns non-None (server-held waits); the async
-        client awaits a ``check`` that is a coroutine function."""
+        """Re-run ``check`` after each call the bot makes until it returns non-None (server-held waits). The async
+        client also awaits a ``check`` that returns an awaitable (a coroutine function: ``cast`` it for mypy)."""
 
         def checked() -> Op[T | None]:
             got: T | None = yield Local(check)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,7 +42,7 @@ class ChatInfo:
         key = who.lstrip("@").lower() if isinstance(who, str) else who
         for m in self.members:
             names = {str(m.get(k) or "").lower() for k in ("username", "first_name", "name")} - {""}
-            if key == m.get("id") or key in names:
+            if key in (m.get("user_id"), m.get("id")) or key in names:
                 return str(m.get("status") or "")
         return ""
 
@@ -249,5 +250,9 @@ class WorldMethods:
         """Any sim route: ``sim("POST", "/sim/chats/-1001/join-request", {"user": "bob"})`` (``chats/...`` is
         read as ``/sim/chats/...``). The answer's JSON (text when it is not JSON); a status outside ``accept`` raises
         :class:`SimAPIError` with the stand's words."""
-        req = Req(verb.upper(), _path(path), query=query, body=body, accept=tuple(accept), timeout=timeout)
-        return (yield from core.do(req))
+        req = Req(verb.upper(), _path(path), query=query, body=body, accept=tuple(accept), timeout=timeout, text=True)
+        text = yield from core.do(req)
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
