@@ -23,6 +23,8 @@ from tgfake.options import (
     DEFAULT_BOT_USERNAME,
     DEFAULT_MAX_SESSIONS,
     DEFAULT_SESSION_IDLE,
+    DEFAULT_URL_FILES,
+    URL_FILES,
     Options,
 )
 from tgfake.server import SHUTDOWN_TIMEOUT, serve
@@ -100,6 +102,13 @@ def build_parser() -> argparse.ArgumentParser:
     for flag in ("verbose", "version", "llm", "flood-control", "strict"):
         p.add_argument(f"--{flag}", f"-{flag}", type=_bool, nargs="?", const=True, default=False)
     p.add_argument("--log-format", "-log-format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--url-files",
+        "-url-files",
+        choices=URL_FILES,
+        default=DEFAULT_URL_FILES,
+        help="where files sent by URL may be fetched from: default (loopback and public addresses), all, none",
+    )
     llm_cli.add_arguments(p)
     p.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
     return p
@@ -140,6 +149,7 @@ async def _run(args: argparse.Namespace, model: Model | None) -> int:
         sessions=tuple(args.session),
         max_sessions=args.max_sessions,
         session_idle=args.session_idle,
+        url_files=args.url_files,
     )
     try:
         app = create_app(options, model=model)

@@ -11,6 +11,8 @@ DEFAULT_BOT_ID = 7000000001
 DEFAULT_POLL_MAX = 30.0
 DEFAULT_MAX_SESSIONS = 256
 DEFAULT_SESSION_IDLE = 600.0  # seconds without a request before a session ends (0: never)
+URL_FILES = ("default", "all", "none")
+DEFAULT_URL_FILES = "default"  # files by URL: from loopback and public addresses (tgfake/urlfiles.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +28,8 @@ class Options:
     names no bot of the stand (``--token`` or ``POST /sim/bots``), and a send to a chat or person the world does
     not have (docs/world.md#strict-mode). ``sessions`` names sessions made at start that never expire
     (``/s/<name>/...``); ``max_sessions`` caps the open sessions and ``session_idle`` is how long one may go
-    without a request (0: forever).
+    without a request (0: forever). ``url_files`` is where files named by URL may be fetched from
+    (:data:`URL_FILES`: loopback and public addresses, any, none).
     """
 
     token: str = ""
@@ -42,6 +45,7 @@ class Options:
     sessions: tuple[str, ...] = ()
     max_sessions: int = DEFAULT_MAX_SESSIONS
     session_idle: float = DEFAULT_SESSION_IDLE
+    url_files: str = DEFAULT_URL_FILES
 
     @property
     def all_tokens(self) -> tuple[str, ...]:

@@ -12,27 +12,27 @@ import functools
 import gc
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from tgfake import errors, reply_keyboards
+from tgfake.bounds import UNKNOWN_USER_LIMIT
 from tgfake.chats import (
     Chat,
-    StoredFile,
     StoredMessage,
     button_in,
     comment_thread,
     message_json,
     message_view,
+    origin_of,
     transcript_lines,
     type_for_id,
 )
 from tgfake.clock import Clock, OffsetClock, SystemClock
-from tgfake.content import Media
+from tgfake.content import Media, StoredFile
 from tgfake.errors import SimError, TelegramError
-from tgfake.extras import origin_of
 from tgfake.faults import Fault, Faults
 from tgfake.models import MAX_TEXT, BotIn, CallbackIn, ClockIn, FaultIn, MessageIn, SenderFields
 from tgfake.options import DEFAULT_BOT_ID, Options
@@ -62,8 +62,6 @@ from tgfake.world.stickers import Stickers
 __all__ = ["DEFAULT_USER_ID", "BotCall", "Call", "Described", "Signal", "Stand", "World"]
 
 GROUP_ID_BASE = -100000000000
-UNKNOWN_USER_LIMIT = 1 << 40
-"""Client.cpp writes to a user id below this before td has met the user; a higher one must be a known user."""
 CHAT_PARAMS = ("chat_id", "from_chat_id")
 """The parameters ``check_chat`` reads a chat from, so an ``@username`` there names a public chat."""
 
@@ -862,6 +860,11 @@ class Stand:
         served = await self.serve(token, method, params)
         return served.status, served.response
 
+    before_call: Callable[[BotCall, str, Params], Awaitable[None] | None] | None = None
+    """Run once the token, the method, the parameter prechecks, ``@username`` chats and flood limits are through,
+    before the method: the app's downloads of files named by URL (tgfake/urlfiles.py ``UrlFetcher.before_call``,
+    which checks the chat first); None (a bare Stand) fetches nothing."""
+
     async def serve(self, token: str, method: str, params: Params) -> Call:
         """Serve one Bot API call in the reference stand's check order and record it; returns the recorded call.
 
@@ -887,6 +890,9 @@ class Stand:
                 self._name_public_chats(params)
             close_due(self)  # timed polls close on the stand's clock, seen at the next call
             flood_chat = self._flood_chat(bot, method, params)
+            waiting = self.before_call(BotCall(self, bot), method, params) if self.before_call else None
+            if waiting is not None:
+                await waiting
             status, envelope = 200, envelope_of(await handler(BotCall(self, bot), params))
             if flood_chat:
                 self.world.flood.note(bot.id, flood_chat, self.now())
