@@ -25,10 +25,8 @@ def parse_send_markup(raw: str | None, chat_type: str) -> Markup:
 
 
 def parse_inline_keyboard(raw: str | None, chat_type: str) -> Keyboard | None:
-    """An edit's ``reply_markup``: an inline keyboard or None; any other markup is refused, as Telegram does.
-
-    A markup that is not a JSON object is ignored.
-    """
+    """An edit's ``reply_markup``: an inline keyboard or None; any other markup (or text that is no JSON object)
+    is refused, as Telegram does."""
     inline, _ = parse_markup(raw, chat_type, edit=True)
     return inline
 
