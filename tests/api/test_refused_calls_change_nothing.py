@@ -186,6 +186,21 @@ def test_stop_poll_with_a_markup_that_is_no_json_leaves_the_poll_open(origin: st
     assert poll["is_closed"] is False
 
 
+@pytest.mark.parametrize(
+    ("values", "description"),
+    [
+        ({"reply_markup": "{bad"}, "Bad Request: can't parse reply keyboard markup JSON object"),
+        ({"reply_markup": "[1]"}, "Bad Request: object expected as reply markup"),
+        ({"reply_markup": KEYBOARD, "business_connection_id": "x"}, "Bad Request: business connection not found"),
+        ({"reply_markup": KEYBOARD}, "Bad Request: chat_id is empty"),
+    ],
+)
+def test_stop_poll_reads_the_markup_before_the_chat(origin: str, values: dict[str, str], description: str) -> None:
+    """``process_stop_poll_query``: the markup, then the business connection, then the chat (none given here)."""
+    status, answer = call(origin, "stopPoll", {"message_id": "3", **values})
+    assert (status, answer["description"]) == (400, description)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), method=st.sampled_from(sorted(CALLS)), value=st.sampled_from(SPOILED) | st.text(max_size=8))
 def test_a_refused_call_changes_nothing(origin: str, data: Any, method: str, value: str) -> None:
