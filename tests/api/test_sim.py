@@ -403,6 +403,7 @@ async def test_reset_forgets_the_conversation_and_keeps_ids_subscription_and_tok
     await wire.sim("POST", "/sim/fault", {"code": 500, "method": "getFile"})
     await wire.ok("sendChatAction", chat_id=4242, action="typing")
     assert (await wire.call("getMe", token="5:tok"))[0] == 200  # a second bot
+    await wire.ok("getMe")  # the first bot calls last: "the bot", and a reset keeps it so
     assert await wire.sim("POST", "/sim/reset", {"ignored": True}) == (200, {"ok": True})
     _, state = await wire.sim("GET", "/sim/state")
     assert (state["calls"], state["commands"], state["faults"], state["pending_updates"]) == (0, [], [], 0)

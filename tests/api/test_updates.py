@@ -177,7 +177,7 @@ async def test_bot_command_entity(wire: Wire, text: str, entities: list[dict[str
 
 
 async def test_a_mention_in_a_supergroup(wire: Wire) -> None:
-    reply = await wire.say("/start hi", chat_type="supergroup", mention=True)
+    reply = await wire.say("/start hi", chat_type=" SuperGroup ", mention=True)
     assert reply == {"message_id": 1, "update_id": 1}
     [update] = await wire.ok("getUpdates")
     msg = update["message"]
