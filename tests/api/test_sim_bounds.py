@@ -82,6 +82,8 @@ async def test_a_payment_waits_within_the_same_bound(wire: Wire, body: Any, erro
         ("/sim/vote", {"message_id": -1}, "message_id: Input should be greater than or equal to 0"),
         ("/sim/vote", {"message_id": 2147483648}, "message_id: Input should be less than 2147483648"),
         ("/sim/pay", {"message_id": -1}, "message_id: Input should be greater than or equal to 0"),
+        ("/sim/pay", {"tip": -1}, "tip: Input should be greater than or equal to 0"),
+        ("/sim/pay", {"tip": 2**64}, "tip: Input should be less than 9223372036854775808"),
         ("/sim/edit", {"message_id": 2**40, "text": "x"}, "message_id: Input should be less than 2147483648"),
         ("/sim/delete", {"user_id": 2**64}, "user_id: Input should be less than 4503599627370496"),
         ("/sim/react", {"chat_id": -(2**60)}, "chat_id: Input should be greater than or equal to -1997852516351"),
