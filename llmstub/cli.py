@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import argparse
 import re
+from pathlib import Path
 
 from .generate import DEFAULT_MAX_MODEL_LEN, DatasetError
 from .headers import check_client_header
 from .model import DEFAULT_MODEL, Model, ModelOptions
 from .modes import MODES
+from .record import DEFAULT_MATCH, MATCH_FIELDS, RECORD_MODES, RecordingModel, RecordOptions, parse_match
 from .rules import Rule, RulesError, load_rules_file
 
 __all__ = [
@@ -43,6 +45,11 @@ FLAGS = (
     ("--llm-stream-usage", "llm_stream_usage"),
     ("--llm-rpm", "llm_rpm"),
     ("--llm-tpm", "llm_tpm"),
+    ("--llm-record", "llm_record"),
+    ("--llm-record-anthropic", "llm_record_anthropic"),
+    ("--llm-record-file", "llm_record_file"),
+    ("--llm-record-mode", "llm_record_mode"),
+    ("--llm-record-match", "llm_record_match"),
 )
 
 STREAM_USAGE = ("always", "requested")
@@ -131,6 +138,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--llm-rpm", metavar="N", help="requests per minute before a 429 (default no quota)")
     group.add_argument("--llm-tpm", metavar="N", help="estimated tokens per minute before a 429 (default no quota)")
+    group.add_argument(
+        "--llm-record",
+        metavar="URL",
+        help="forward OpenAI calls (chat, Responses, embeddings) to this base URL, e.g. https://api.openai.com/v1, "
+        "and record the answers into --llm-record-file",
+    )
+    group.add_argument(
+        "--llm-record-anthropic",
+        metavar="URL",
+        help="forward Anthropic Messages calls to this origin, e.g. https://api.anthropic.com, and record them",
+    )
+    group.add_argument(
+        "--llm-record-file", metavar="FILE", help="the rules file recordings are written to (and replayed from)"
+    )
+    group.add_argument(
+        "--llm-record-mode",
+        metavar="MODE",
+        help="new: forward only calls without a recording (default); all: forward and record every call",
+    )
+    group.add_argument(
+        "--llm-record-match",
+        metavar="FIELDS",
+        help=f"what a recording is matched on, among {','.join(MATCH_FIELDS)} (default prompt,model,tools)",
+    )
 
 
 def given_flags(args: argparse.Namespace) -> list[str]:
@@ -143,6 +174,7 @@ def model_from_args(args: argparse.Namespace) -> Model:
     model_id = args.llm_model if args.llm_model is not None else DEFAULT_MODEL
     if not model_id.strip():
         raise ConfigError("--llm-model must not be empty")
+    record = _record_options(args)
     rules: list[Rule] = []
     if args.llm_script:
         try:
@@ -200,26 +232,58 @@ def model_from_args(args: argparse.Namespace) -> Model:
     rpm = _int_flag(args.llm_rpm, "--llm-rpm", minimum=1)
     tpm = _int_flag(args.llm_tpm, "--llm-tpm", minimum=1)
     try:  # the model opens the dataset itself, so it also closes it at the app's cleanup
-        return Model(
-            ModelOptions(
-                model_id=model_id,
-                rules=rules,
-                answers=list(args.llm_answer or ()),
-                delay=delay,
-                chunk_words=max(1, chunk_words),
-                strip_tags=strip_tags,
-                client_header=header or None,
-                mode=mode,
-                max_model_len=max_model_len,
-                seed=seed,
-                dataset=args.llm_dataset,
-                usage_on_request=stream_usage == "requested",
-                rpm=rpm,
-                tpm=tpm,
-            )
+        options = ModelOptions(
+            model_id=model_id,
+            rules=rules,
+            answers=list(args.llm_answer or ()),
+            delay=delay,
+            chunk_words=max(1, chunk_words),
+            strip_tags=strip_tags,
+            client_header=header or None,
+            mode=mode,
+            max_model_len=max_model_len,
+            seed=seed,
+            dataset=args.llm_dataset,
+            usage_on_request=stream_usage == "requested",
+            rpm=rpm,
+            tpm=tpm,
         )
+        return RecordingModel(options, record) if record is not None else Model(options)
     except DatasetError as exc:
         raise ConfigError(f"--llm-dataset: {exc}") from None
+    except RulesError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def _record_options(args: argparse.Namespace) -> RecordOptions | None:
+    """What ``--llm-record*`` asks for, or ``None`` without them; :class:`ConfigError` names a bad one."""
+    upstreams = [(flag, getattr(args, dest)) for flag, dest in FLAGS[-5:-3] if getattr(args, dest) is not None]
+    others = [flag for flag, dest in FLAGS[-3:] if getattr(args, dest) is not None]
+    if not upstreams:
+        if others:
+            raise ConfigError(f"{others[0]} needs --llm-record URL or --llm-record-anthropic URL")
+        return None
+    for flag, url in upstreams:
+        if not url.startswith(("http://", "https://")) or len(url.split("//", 1)[1]) == 0:
+            raise ConfigError(f'invalid value "{url}" for flag {flag}: give an http:// or https:// URL')
+    if args.llm_record_file is None:
+        raise ConfigError("--llm-record needs --llm-record-file FILE, the rules file it writes")
+    if args.llm_script is not None:
+        raise ConfigError("--llm-script and --llm-record-file both name the rules: the recording is the script")
+    mode = args.llm_record_mode if args.llm_record_mode is not None else "new"
+    if mode not in RECORD_MODES:
+        raise ConfigError(f'invalid value "{mode}" for flag --llm-record-mode: choose new or all')
+    try:
+        match = parse_match(args.llm_record_match) if args.llm_record_match is not None else DEFAULT_MATCH
+    except ValueError as exc:
+        raise ConfigError(f"--llm-record-match: {exc}") from None
+    return RecordOptions(
+        file=Path(args.llm_record_file),
+        openai=args.llm_record,
+        anthropic=args.llm_record_anthropic,
+        mode="all" if mode == "all" else "new",
+        match=match,
+    )
 
 
 def _int_flag(text: str | None, flag: str, minimum: int | None = None) -> int | None:

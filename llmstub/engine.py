@@ -506,6 +506,13 @@ class Engine:
     def _scripted_pieces(self, text: str) -> list[str]:
         return split_pieces(text, self._chunk_words)
 
+    def _step_pieces(self, step: Step) -> Callable[[str], list[str]]:
+        """How a step's text is cut for its stream: the recorded ``pieces`` as they are, else in words."""
+        recorded = step.pieces
+        if recorded is None:
+            return self._scripted_pieces
+        return lambda text: list(recorded) if "".join(recorded) == text else self._scripted_pieces(text)
+
     @staticmethod
     def _usage(reply: Reply) -> dict[str, int]:
         tokens = word_count(reply.text) if reply.completion_tokens is None else reply.completion_tokens
@@ -721,7 +728,7 @@ class Engine:
             )
             if request.stream:
                 head, pieces, tail = completion_stream(
-                    body, self._scripted_pieces, self._chunk_words, usage=self.stream_usage(request)
+                    body, self._step_pieces(step), self._chunk_words, usage=self.stream_usage(request)
                 )
                 plan = self._sse_plan(seq, head=head, pieces=pieces, tail=tail)
                 plan.status = step.status

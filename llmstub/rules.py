@@ -112,6 +112,8 @@ class Step(_Strict):
     """One reply of a named sequence: an answer, tool calls, or a provider failure."""
 
     answer: str | None = None
+    pieces: list[str] | None = None
+    """The streamed pieces of ``answer`` as a recording kept them (they join to it); else it is cut in words."""
     tool_calls: list[StepToolCall] | None = None
     usage: Usage | None = None
     omit_usage: bool = False
@@ -163,6 +165,9 @@ class Step(_Strict):
                 f"{', '.join(errors)} belong to the error object of a status of 400 or above "
                 "(raw_body sends its own)"
             )
+        streamed_text = self.answer if self.answer is not None else self.refusal
+        if self.pieces is not None and "".join(self.pieces) != streamed_text:
+            raise ValueError("pieces must join to the answer (or the refusal) they stream")
         if self.usage is not None and self.omit_usage:
             raise ValueError("usage and omit_usage: true contradict each other")
         if self.refusal is not None and (self.answer is not None or self.tool_calls):
