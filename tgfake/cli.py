@@ -14,6 +14,7 @@ from tgfake import __version__
 from tgfake.app import create_app
 from tgfake.errors import SimError
 from tgfake.logging import call_logger
+from tgfake.record import cli as record_cli
 
 if TYPE_CHECKING:
     from llmstub import Model
@@ -182,6 +183,8 @@ async def _run(args: argparse.Namespace, model: Model | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run the command; returns the exit status (0 clean stop, --help, --version; 1 on any error)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] in (["record"], ["replay"]):
+        return record_cli.main(argv)
     parser = build_parser()
     try:
         try:

@@ -1,0 +1,134 @@
+"""``tgfake record`` / ``tgfake replay``: the dialog example bot talks to an upstream stand through the recording
+proxy, and the recording replays green on a fresh stand, and fails with a diff when the bot's reply changes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+import pytest_asyncio
+from aiohttp import web
+
+from llmstub import Model, ModelOptions
+from tgfake.app import create_app
+from tgfake.cli import main
+from tgfake.options import Options
+from tgfake.record import Talk, call_lines, create_recorder, diff_lines, replay
+from tgfake.server import serve
+
+ROOT = Path(__file__).resolve().parents[2]
+BOT = ROOT / "examples" / "dialogbot" / "dialogbot.py"
+TOKEN = "111222:AAHrealLookingSecretToken_0123456789"
+
+
+@pytest_asyncio.fixture
+async def upstream() -> AsyncIterator[str]:
+    """The "real" Bot API: a stand with its model, on a free port."""
+    runner, port = await serve(create_app(Options(), model=Model(ModelOptions())), "127.0.0.1", 0)
+    yield f"http://127.0.0.1:{port}"
+    await runner.cleanup()
+
+
+async def serve_app(app: web.Application) -> tuple[web.AppRunner, str]:
+    runner, port = await serve(app, "127.0.0.1", 0)
+    return runner, f"http://127.0.0.1:{port}"
+
+
+async def get(http: aiohttp.ClientSession, url: str) -> Any:
+    async with http.get(url) as response:
+        assert response.status == 200, await response.text()
+        return await response.json()
+
+
+async def record_dialog(upstream: str, path: Path) -> None:
+    """Run the dialog bot against the proxy; the person says /start and a question on the upstream."""
+    runner, proxy = await serve_app(create_recorder(upstream, str(path)))
+    env = {"TELEGRAM_API": proxy, "BOT_TOKEN": TOKEN, "OPENAI_BASE_URL": f"{upstream}/v1", "OPENAI_API_KEY": "k",
+           "STREAM_INTERVAL": "0", "PATH": "/usr/bin:/bin"}
+    bot = await asyncio.create_subprocess_exec(sys.executable, str(BOT), env=env, stderr=asyncio.subprocess.DEVNULL)
+    try:
+        async with aiohttp.ClientSession() as http:
+            await get(http, f"{upstream}/sim/wait?polling=1&timeout=30")
+            for number, text in enumerate(["/start", "hello there"], start=1):
+                async with http.post(f"{upstream}/sim/message", json={"text": text}) as response:
+                    assert response.status == 200
+                await get(http, f"{upstream}/sim/wait?method=sendMessage&count={number}&timeout=30")
+                await get(http, f"{upstream}/sim/wait?polling=1&timeout=30")
+    finally:
+        bot.terminate()
+        await asyncio.wait_for(bot.wait(), 15)
+        await runner.cleanup()
+
+
+async def test_a_recorded_conversation_replays_green_and_a_changed_reply_fails_with_a_diff(
+    upstream: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "talk.json"
+    await record_dialog(upstream, path)
+    text = path.read_text()
+    assert TOKEN not in text
+    assert "AAHrealLooking" not in text
+    talk = Talk.load(path)
+    assert [update["message"]["text"] for update, _calls in talk.turns()] == ["/start", "hello there"]
+    lines = call_lines(talk.calls)
+    assert any("Hi! I am a bot on a language model" in line for line in lines), lines
+    assert any("You said: hello there" in line for line in lines), lines
+
+    same = await replay(path, [sys.executable, str(BOT)], model=Model(ModelOptions()), timeout=30)
+    assert same.skipped == []
+    assert same.diff == "", same.output
+    assert same.replayed == lines
+
+    changed = tmp_path / "changed_bot.py"
+    changed.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(BOT.parent)!r})\n"
+        "import dialogbot\n"
+        "dialogbot.GREETING = 'Hello! I changed my greeting.'\n"
+        "dialogbot.main()\n"
+    )
+    differs = await replay(path, [sys.executable, str(changed)], model=Model(ModelOptions()), timeout=30)
+    assert not differs.ok
+    assert differs.diff.startswith("--- recorded\n+++ replayed\n@@ ")
+    removed = [line for line in differs.diff.splitlines() if line.startswith("-sendMessage")]
+    added = [line for line in differs.diff.splitlines() if line.startswith("+sendMessage")]
+    assert len(removed) == len(added) == 1
+    assert "Hi! I am a bot on a language model" in removed[0]
+    assert "Hello! I changed my greeting." in added[0]
+
+
+def test_volatile_fields_are_normalised_and_further_ignores_apply() -> None:
+    def call(message_id: str, date: int) -> dict[str, Any]:
+        markup = json.dumps({"k": [{"date": date}]})
+        params = {"chat_id": "4242", "text": "hi", "reply_to_message_id": message_id, "reply_markup": markup}
+        return {"method": "sendMessage", "params": params}
+
+    recorded, replayed = [call("7", 1)], [call("12", 2)]
+    assert diff_lines(call_lines(recorded), call_lines(replayed)) == ""
+    replayed[0]["params"]["chat_id"] = "5"
+    assert diff_lines(call_lines(recorded), call_lines(replayed)) != ""
+    ignored = ["chat_id"]
+    assert diff_lines(call_lines(recorded, ignore_fields=ignored), call_lines(replayed, ignore_fields=ignored)) == ""
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[]", 'not a tgfake recording (no "tgfake_recording": 1)'),
+        ("{", "not JSON: "),
+        ('{"tgfake_recording": 1, "calls": [{"params": {}}]}', "calls must be a list of objects with a method"),
+    ],
+)
+def test_a_broken_recording_is_refused_naming_the_file(
+    tmp_path: Path, content: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "talk.json"
+    path.write_text(content)
+    assert main(["replay", str(path), "--", sys.executable, "-c", "pass"]) == 1
+    assert capsys.readouterr().err.startswith(f"tgfake replay: {path}: {message}")
