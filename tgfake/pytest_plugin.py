@@ -88,6 +88,7 @@ def ready_timeout(config: pytest.Config) -> float:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    ready_timeout(config)  # a wrong value is a usage error at the start, not in the first test with a bot
     config.addinivalue_line(
         "markers",
         "tgfake(script=None, faults=None, mode=None, token=None, bot_username=None, bot_name=None, "

@@ -87,6 +87,7 @@ def _member(core: Core, chat: ChatArg, verb: str, who: Account, by: Account | No
     if by is not None:
         body["by"] = _ref(by)
     got = yield from core.post(f"/sim/chats/{_chat_id(chat)}/{verb}", body)
+    core.acted_in(_chat_id(chat))  # the bot's answer to a join, a ban... is read there
     return Membership(str(got.get("status", "")), ChatInfo.from_json(got.get("chat") or {}))
 
 
@@ -164,6 +165,7 @@ class WorldMethods:
         if by is not None:
             body["by"] = _ref(by)
         got = yield from core.post(f"/sim/chats/{_chat_id(chat)}/remove", body)
+        core.acted_in(_chat_id(chat))
         return Membership(str(got.get("status", "")), ChatInfo.from_json(got.get("chat") or {}))
 
     @op
