@@ -685,7 +685,7 @@ def member_changes(
 @then(parsers.re(_ACCOUNT + r" is (?P<status>" + "|".join(_STATUS) + r') "(?P<title>[^"]+)"'))
 def has_status(request: pytest.FixtureRequest, tgfake: StandClient, who: str, status: str, title: str) -> None:
     chat = _named_chat(request, title)
-    now = ChatInfo.from_json({**tgfake.chat(chat.id), "id": chat.id}).status_of(_account(tgfake, who))
+    now = tgfake.chat_info(chat).status_of(_account(tgfake, who))
     if now != _STATUS[status]:
         raise _fail(tgfake, f"{who} is {now or 'not known'} in {title!r}, not {_STATUS[status]}")
 

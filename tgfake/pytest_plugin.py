@@ -303,7 +303,9 @@ class StandSession:
         if self.private is not None:
             self.private.stop()
             return
-        if self.replaced_script and self.server.script is not None:
+        if self.replaced_script and self.own is not None:
+            pass  # a session of its own has a model of its own, which ends with it
+        elif self.replaced_script and self.server.script is not None:
             # a shared stand's (or a session that shares the stand's model, with an llmstub that serves one)
             self.client.model.script(self.server.script)
         elif self.replaced_script and self.lost_script is not None:

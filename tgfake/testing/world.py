@@ -27,7 +27,7 @@ class ChatInfo:
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> ChatInfo:
         return cls(
-            id=int(raw.get("id", 0)),
+            id=int(raw.get("id") or raw.get("chat_id") or 0),  # a created chat's, or the chat view's
             type=str(raw.get("type", "")),
             title=str(raw.get("title") or ""),
             username=str(raw.get("username") or ""),
@@ -135,6 +135,12 @@ class WorldMethods:
                 body[key] = value
         got = yield from core.post("/sim/chats", body)
         return ChatInfo.from_json(got["chat"])
+
+    @op
+    def chat_info(core: Core, /, chat: ChatArg | None = None) -> Op[ChatInfo]:
+        """A group's or channel's state now (``GET /sim/chat/{id}``): its members and their status."""
+        view = yield from core.chat(None if chat is None else _chat_id(chat))
+        return ChatInfo.from_json(view)
 
     @op
     def join(core: Core, /, chat: ChatArg, *, user: Account = "alice", invite_link: str = "") -> Op[Membership]:
