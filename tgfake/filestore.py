@@ -11,8 +11,7 @@ import re
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from tgfake.chats import StoredFile
-from tgfake.content import DOCUMENT_KINDS
+from tgfake.content import DOCUMENT_KINDS, StoredFile
 from tgfake.errors import bad_request
 from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES, mime_type
 from tgfake.text.cleaning import strip_empty_characters
@@ -34,7 +33,7 @@ WRONG_IDENTIFIER = "Bad Request: wrong file identifier/HTTP URL specified"
 TYPE_MISMATCH = "Bad Request: type of file mismatch"
 FILE_TOO_BIG = "Bad Request: file is too big"
 FILE_EMPTY = "Bad Request: file must be non-empty"  # td (FileLoaderUtils) as fail_query_with_error lower-cases it
-URL_UNFETCHABLE = "Bad Request: failed to get HTTP URL content"  # WEBPAGE_CURL_FAILED: the stand has no network
+URL_UNFETCHABLE = "Bad Request: failed to get HTTP URL content"  # WEBPAGE_CURL_FAILED, as Client.cpp words it
 
 _FOLDERS = {
     "photo": "photos",

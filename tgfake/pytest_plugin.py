@@ -21,6 +21,9 @@ Marker ``@pytest.mark.tgfake(...)``: ``script`` (the model's rules: a list, JSON
 need a stand of their own, which the test then gets in place of the session one: ``token``,
 ``bot_username``, ``bot_name``, ``poll_max``, ``answers`` (canned model answers) and ``model``
 (``ModelOptions`` fields).
+
+Option ``--tgfake-strict`` (ini ``tgfake_strict = true``): the session stand runs ``--strict`` with the bot token
+``BOT_TOKEN`` (docs/command.md); other bots are made with ``POST /sim/bots``.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import pytest
 
 from tgfake.options import Options
 from tgfake.testing import (
+    DEFAULT_BOT_TOKEN,
     DEFAULT_READY_TIMEOUT,
     AsyncStandClient,
     BotProcess,
@@ -65,6 +69,9 @@ READY_TIMEOUT_OPTION = "tgfake_ready_timeout"
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("tgfake")
+    strict_help = "run the session stand with --strict: Telegram's refusals for unknown tokens, chats and people"
+    group.addoption("--tgfake-strict", action="store_true", default=None, help=strict_help)
+    parser.addini("tgfake_strict", strict_help, type="bool", default=False)
     help_text = (
         "seconds a bot under test may take to make its first Bot API call "
         f"(default {DEFAULT_READY_TIMEOUT:g}; imports can be slow on a busy machine)"
@@ -163,8 +170,13 @@ def start_stand(options: Options, model_settings: Mapping[str, Any] | None) -> S
 
 
 @pytest.fixture(scope="session")
-def tgfake_options() -> Options:
+def tgfake_options(pytestconfig: pytest.Config) -> Options:
     """The session stand's options; override to change the token, the bot's name, the poll cap."""
+    strict = pytestconfig.getoption("tgfake_strict")
+    if strict is None:
+        strict = bool(pytestconfig.getini("tgfake_strict"))
+    if strict:  # only the stand's bots are accepted: the bot under test's token is one
+        return Options(poll_max=TEST_POLL_MAX, strict=True, token=DEFAULT_BOT_TOKEN)
     return Options(poll_max=TEST_POLL_MAX)
 
 

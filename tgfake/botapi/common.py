@@ -8,10 +8,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors, reply_keyboards
-from tgfake.chats import Chat, Keyboard, StoredMessage, comment_thread
+from tgfake.chats import Chat, StoredMessage, comment_thread
 from tgfake.errors import bad_request
+from tgfake.markup import Keyboard, ReplyMarkup
 from tgfake.params import Params, loads, parse_int
-from tgfake.reply_keyboards import ReplyMarkup
 from tgfake.text import FormattedText, format_text, utf16_len
 from tgfake.world import visibility
 

@@ -22,9 +22,10 @@ from tgfake.botapi.inline import inline_target
 from tgfake.botapi.keyboards import parse_inline_keyboard, same_keyboard
 from tgfake.botapi.places import FOREVER, WRONG_HEADING, location
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import Chat, Keyboard, StoredMessage
+from tgfake.chats import Chat, StoredMessage
 from tgfake.content import CAPTIONED, SPOILERED, Media
 from tgfake.errors import bad_request
+from tgfake.markup import Keyboard
 from tgfake.params import Params, parse_int
 
 if TYPE_CHECKING:

@@ -24,11 +24,10 @@ from tgfake import errors
 from tgfake.botapi.common import caption_fields, caption_text, chat_id, checked_chat, named_message, post_message
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import Chat, StoredMessage
+from tgfake.chats import Chat, StoredMessage, origin_of
 from tgfake.content import Media
 from tgfake.errors import bad_request
 from tgfake.extras import ORIGIN as ORIGIN  # edits.py reads it from here too
-from tgfake.extras import origin_of
 from tgfake.params import Params, loads
 from tgfake.world import polls
 

@@ -17,8 +17,9 @@ from tgfake.botapi.common import chat_id, post_message
 from tgfake.botapi.inline import inline_target
 from tgfake.botapi.keyboards import parse_inline_keyboard
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import Button, Chat, StoredMessage
+from tgfake.chats import Chat, StoredMessage
 from tgfake.errors import bad_request
+from tgfake.markup import Button
 from tgfake.params import Params, parse_int, to_integer
 from tgfake.world.games import GameMessage
 

@@ -27,14 +27,15 @@ from tgfake.botapi.fields import (
     required_string,
     to_bool,
 )
+from tgfake.botapi.keyboards import MarkupError, parse_inline_keyboard, reply_button
 from tgfake.botapi.payments import labeled_prices
 from tgfake.botapi.places import INVALID_LOCATION, WRONG_HEADING, WRONG_PERIOD
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import Chat, Keyboard, StoredMessage
+from tgfake.chats import Chat, StoredMessage
 from tgfake.errors import TelegramError, bad_request
 from tgfake.filestore import HTTP_URL, MAX_FILE_NAME, for_resend
+from tgfake.markup import Keyboard
 from tgfake.params import Params, loads
-from tgfake.reply_keyboards import parse_markup
 from tgfake.text import format_text
 from tgfake.text.cleaning import strip_empty_characters
 from tgfake.text.links import get_url_file_name
@@ -385,7 +386,7 @@ def _keyboard(markup: dict[str, Any] | None) -> Keyboard | None:
     if markup is None:
         return None
     try:
-        inline, _ = parse_markup(json.dumps(markup), "private", edit=True)
+        inline = parse_inline_keyboard(json.dumps(markup), "private")
     except TelegramError as exc:
         problem = _client_problem(exc)
         if problem is not None:
@@ -742,15 +743,13 @@ PREPARED_BUTTON_KINDS = ("request_users", "request_chat", "request_managed_bot")
 @bot_method("savePreparedKeyboardButton")
 async def save_prepared_keyboard_button(ctx: BotCall, p: Params) -> Any:
     """A request_users / request_chat / request_managed_bot button for the person's Mini App; returns its id."""
-    from tgfake.reply_keyboards import MarkupError, _reply_button
-
     user_id = known_user(ctx, p)
     try:
         value = loads(p.text("button"))
     except ValueError:
         raise bad_request(KEYBOARD_BUTTON_NOT_JSON) from None
     try:
-        button = _reply_button(value)
+        button = reply_button(value)
     except MarkupError as exc:
         raise bad_request(KEYBOARD_BUTTON_PROBLEM.format(problem=exc)) from None
     if button.kind not in PREPARED_BUTTON_KINDS and not (isinstance(value, dict) and "request_managed_bot" in value):

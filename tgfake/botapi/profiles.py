@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tgfake.botapi.absent import known_user
 from tgfake.botapi.managed import int_arg
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import StoredFile
-from tgfake.content import Media, media_json, photo_sizes
+from tgfake.content import Media, StoredFile, media_json, photo_sizes
 from tgfake.params import Params
 
 if TYPE_CHECKING:

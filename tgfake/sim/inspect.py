@@ -7,16 +7,15 @@ import asyncio
 from aiohttp import web
 
 from tgfake.errors import SimError
+from tgfake.models import MAX_WAIT
 from tgfake.params import parse_int
 from tgfake.sim import answers
-from tgfake.sim.common import bot_of, query_float, query_int, stand_of
+from tgfake.sim.common import bot_of, query_int, query_wait, stand_of
 from tgfake.sim.openapi import BOT, CHAT_ID, documented, query
 from tgfake.stand import Call, Stand
 from tgfake.wire import sim_json
 
 routes = web.RouteTableDef()
-
-MAX_WAIT = 60.0
 
 METHOD = query("method", "Only calls of this Bot API method (none: every method)")
 SINCE = query("since", "Only calls after this outbox sequence number", "integer")
@@ -55,9 +54,7 @@ async def wait(request: web.Request) -> web.Response:
     method = request.query.get("method", "")
     count = query_int(request, "count", 1)
     since = query_int(request, "since")  # read (and refused when malformed) on either path
-    timeout = query_float(request, "timeout", 5.0)
-    if not 0 <= timeout <= MAX_WAIT:
-        raise SimError(400, f"timeout must be between 0 and {MAX_WAIT:g} seconds")
+    timeout = query_wait(request, 5.0)
     polling = request.query.get("polling", "")
     if polling not in POLLING_VALUES:
         raise SimError(400, "polling is 1, true, 0 or false")

@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake import reply_keyboards
 from tgfake.action_models import EditIn, ForwardIn, PollIn, ReactIn, ReplyButtonIn, ShareIn, TargetIn, VoteIn
+from tgfake.chats import Chat, StoredMessage, origin_of
 from tgfake.content import Media
 from tgfake.errors import SimError
-from tgfake.extras import ORIGIN, origin_of, reaction_counts
+from tgfake.extras import ORIGIN, reaction_counts
 from tgfake.world import polls, visibility
 from tgfake.world.groups import account_ref
 from tgfake.world.people import DEFAULT_USER_ID
 
 if TYPE_CHECKING:
-    from tgfake.chats import Chat, StoredMessage
-    from tgfake.reply_keyboards import ReplyButton
+    from tgfake.markup import ReplyButton
     from tgfake.stand import Stand
     from tgfake.world.people import User
 

@@ -15,8 +15,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from tgfake.botapi.media import describe
-from tgfake.chats import StoredFile
-from tgfake.content import CAPTIONED, FILE_KINDS, Media
+from tgfake.content import CAPTIONED, FILE_KINDS, Media, StoredFile
 from tgfake.errors import SimError, TelegramError
 from tgfake.filestore import PERSON_MAX_DOCUMENT, PERSON_MAX_PHOTO, default_name, mint
 from tgfake.media import MAX_CAPTION_LENGTH, image_size, picture_size

@@ -13,9 +13,10 @@ import struct
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tgfake.chats import Button, Chat, Keyboard, StoredFile, StoredMessage
-from tgfake.content import Media
+from tgfake.chats import Chat, StoredMessage
+from tgfake.content import Media, StoredFile
 from tgfake.errors import SimError
+from tgfake.markup import Button, Keyboard
 from tgfake.world.games import GameMessage
 from tgfake.world.people import User
 
