@@ -208,6 +208,15 @@ def test_kind_asks_for_a_service_message_and_any_readable_kind_is_a_reply(tgfake
         tgfake.expect_no_reply(within=0.1, kind="any")
 
 
+def test_an_invoice_is_a_reply_that_carries_the_invoice(tgfake: StandClient) -> None:
+    tgfake.send("/buy")
+    bot(tgfake, "sendInvoice", chat_id=4242, prices=PRICES, **STARS)
+    invoice = tgfake.expect_reply()
+    assert (invoice.kind, invoice.readable, invoice.service) == ("invoice", True, None)
+    assert invoice.content is not None
+    assert (invoice.content["title"], invoice.content["total_amount"]) == ("Boost", 50)
+
+
 def test_a_wrong_reply_is_named_in_the_first_line(tgfake: StandClient) -> None:
     tgfake.send("hello")
     bot(tgfake, "sendMessage", chat_id=4242, text="You said: hello")
