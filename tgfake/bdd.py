@@ -701,10 +701,9 @@ def bot_posts_service(tgfake: StandClient, text: str) -> None:
 
 @then(parsers.re(r"the bot sends an invoice for " + _QUOTED))
 def bot_sends_invoice(tgfake: StandClient, text: str) -> None:
-    """The bot's next message, of any kind, is an invoice with that title."""
-    message = tgfake.expect_reply(kind="any")
-    invoice = message.raw.get("invoice") or (message.service or {}).get("invoice") or {}
-    if invoice.get("title") != _unquote(text):
+    """The bot's next message a person reads is an invoice with that title."""
+    message = tgfake.expect_reply()
+    if message.kind != "invoice" or (message.content or {}).get("title") != _unquote(text):
         raise _fail(tgfake, f"message {message.message_id} is not an invoice for {_unquote(text)!r}")
 
 
