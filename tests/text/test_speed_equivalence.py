@@ -1,5 +1,5 @@
-"""The text pipeline's fast paths give what the slow ones gave: quoted HTML attributes read in runs, and the memo of
-formatted texts (same result as a fresh parse, refusals raised every time)."""
+"""The text pipeline's fast paths give what the slow ones gave: quoted HTML attributes read in runs, the memo of
+formatted texts (same result as a fresh parse, refusals raised every time), the gate before the card scan."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from tgfake.errors import TelegramError
 from tgfake.text import api, format_text
+from tgfake.text.detect import _CARD_RUN, bank_cards, server_entities
 from tgfake.text.entities import FormatError
 from tgfake.text.html import _char, _entity, parse_html
 from tgfake.text.links import link_entity
@@ -84,3 +85,15 @@ def test_a_refusal_is_not_kept() -> None:
     assert api._memo.cache_info().currsize == 0
     format_text("<b>closed</b>", "HTML")
     assert api._memo.cache_info().currsize == 1
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([*"0123456789", " ", "-", "a", ".", "+", "\n", "٣"]), max_size=40).map("".join))
+def test_a_text_without_a_card_run_has_no_card_number(text: str) -> None:
+    if not _CARD_RUN.search(text):
+        assert bank_cards(text) == []
+
+
+def test_the_card_run_gate_lets_a_card_through() -> None:
+    assert [e.type for e in server_entities("pay 4242 4242 4242 4242 now")] == ["bank_card_number"]
+    assert [e.type for e in server_entities("pay 4242-4242-4242-4242")] == ["bank_card_number"]
