@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from tgfake import errors, reply_keyboards
+from tgfake import errors, heap, reply_keyboards
 from tgfake.bounds import UNKNOWN_USER_LIMIT
 from tgfake.chats import (
     Chat,
@@ -412,6 +412,8 @@ class Stand:
         self.named_bot = None
         for hook in self.reset_hooks:
             hook()
+        if frozen:
+            heap.release()  # a long history's memory back to the system (a full collection costs milliseconds)
         self.calls_signal.fire()
 
     def close(self) -> None:
