@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tgfake.bounds import CHANNEL_ID_BASE
 from tgfake.content import Media, StoredFile, media_json, media_label, media_view
 from tgfake.drafts import Drafts
 from tgfake.extras import ORIGIN, legacy_forward_fields, origin_name, reaction_counts, reaction_label
@@ -168,7 +169,7 @@ def type_for_id(chat_id: int) -> str:
     channels (taken as supergroups), other negative ids groups."""
     if chat_id > 0:
         return "private"
-    return "supergroup" if chat_id < -1_000_000_000_000 else "group"
+    return "supergroup" if chat_id < CHANNEL_ID_BASE else "group"
 
 
 @dataclass(slots=True)

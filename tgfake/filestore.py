@@ -33,7 +33,7 @@ WRONG_IDENTIFIER = "Bad Request: wrong file identifier/HTTP URL specified"
 TYPE_MISMATCH = "Bad Request: type of file mismatch"
 FILE_TOO_BIG = "Bad Request: file is too big"
 FILE_EMPTY = "Bad Request: file must be non-empty"  # td (FileLoaderUtils) as fail_query_with_error lower-cases it
-URL_UNFETCHABLE = "Bad Request: failed to get HTTP URL content"  # WEBPAGE_CURL_FAILED: the stand has no network
+URL_UNFETCHABLE = "Bad Request: failed to get HTTP URL content"  # WEBPAGE_CURL_FAILED, as Client.cpp words it
 
 _FOLDERS = {
     "photo": "photos",

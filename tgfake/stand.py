@@ -12,12 +12,13 @@ import functools
 import gc
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from tgfake import errors, reply_keyboards
+from tgfake.bounds import UNKNOWN_USER_LIMIT
 from tgfake.chats import (
     Chat,
     StoredMessage,
@@ -39,7 +40,7 @@ from tgfake.params import Params, parse_int
 from tgfake.text import plain_entities, utf16_len
 from tgfake.webhooks import Webhook
 from tgfake.world import visibility
-from tgfake.world.bots import Bot, Signal, token_bot_id
+from tgfake.world.bots import Bot, Signal, check_token_shape, token_bot_id
 from tgfake.world.flood import COUNTED, FloodControl
 from tgfake.world.games import Games
 from tgfake.world.grants import Grants
@@ -61,8 +62,6 @@ from tgfake.world.stickers import Stickers
 __all__ = ["DEFAULT_USER_ID", "BotCall", "Call", "Described", "Signal", "Stand", "World"]
 
 GROUP_ID_BASE = -100000000000
-UNKNOWN_USER_LIMIT = 1 << 40
-"""Client.cpp writes to a user id below this before td has met the user; a higher one must be a known user."""
 CHAT_PARAMS = ("chat_id", "from_chat_id")
 """The parameters ``check_chat`` reads a chat from, so an ``@username`` there names a public chat."""
 
@@ -194,13 +193,26 @@ class Stand:
         self.bots_signal = Signal()  # a bot was added or set a webhook: the delivery worker looks again
         self.call_listeners: list[Callable[[Call], None]] = []
         self.reset_hooks: list[Callable[[], None]] = []  # other parts of the origin (the model) reset with us
-        self.default_bot = self._make_default_bot()
+        self.first_bot = self._make_first_bot()  # "the bot" until one calls; the first token claims it
+        self.latest_bot: Bot | None = None  # the bot of the latest Bot API call (kept across resets)
+        self.pinned_bot: Bot | None = self.first_bot if self.options.all_tokens else None  # --token pins its first
         for token in self.options.all_tokens[1:]:
             self._register_token(token)
 
     # --- bots ----------------------------------------------------------------------------------------------------
-    def _make_default_bot(self) -> Bot:
-        """The bot the sim addresses when no bot is named; a fixed ``--token`` (the first) is its token."""
+    @property
+    def default_bot(self) -> Bot:
+        """The bot meant when none is named (the sim's actions, launches, views): the pinned one (the first
+        ``--token``, or ``POST /sim/bots`` with ``default``), else the bot that most recently called the Bot API (a
+        reset keeps it), else the stand's first bot, which the first token claims."""
+        return self.pinned_bot or self.latest_bot or self.first_bot
+
+    def pin_default(self, bot: Bot) -> None:
+        """``POST /sim/bots`` with ``default: true``: this bot is "the bot" whoever calls later, resets or not."""
+        self.pinned_bot = bot
+
+    def _make_first_bot(self) -> Bot:
+        """The stand's first bot, "the bot" before any call; a fixed ``--token`` (the first) is its token."""
         token = self.options.all_tokens[0] if self.options.all_tokens else ""
         bot_id = self.options.bot_id or token_bot_id(token) or DEFAULT_BOT_ID
         bot = Bot(
@@ -232,29 +244,33 @@ class Stand:
     def bot_for_token(self, token: str) -> Bot:
         """The bot a token names; 401 where Telegram would refuse.
 
-        With ``--token`` only the listed tokens are accepted. Otherwise any token is: one without a bot id
-        (``TEST``) names the default bot; the first token with an id claims the default bot (which then takes that
-        id, unless ``--bot-id`` fixed it); every other id is a bot of its own, and a known id with another
-        secret is refused, as Telegram refuses it.
+        With ``--strict`` a token is checked as Telegram checks its shape, and only the tokens of the stand's bots
+        (``--token``, ``POST /sim/bots``) are accepted. With ``--token`` only the listed tokens are. Otherwise any
+        token is: one without a bot id (``TEST``) names the stand's first bot; the first token with an id claims
+        the first bot (which then takes that id, unless ``--bot-id`` fixed it); every other id is a bot of its
+        own, and a known id with another secret is refused, as Telegram refuses it.
         """
         bot = self.tokens.get(token)
         if bot is not None:
             return bot
+        if self.options.strict:
+            check_token_shape(token)
+            raise TelegramError(401, errors.UNAUTHORIZED)  # no such bot: its authorization fails
         if self.options.all_tokens:
             raise TelegramError(401, errors.UNAUTHORIZED)
-        default = self.default_bot
+        first = self.first_bot
         bot_id = token_bot_id(token)
         if bot_id is None:
-            if not default.token:
-                default.token = token
-            self.tokens[token] = default
-            return default
-        if token_bot_id(default.token) is None and (bot_id == default.id or bot_id not in self.bots):
-            if not self.options.bot_id and bot_id != default.id:
-                self._rekey_bot(default, bot_id)
-            default.token = token
-            self.tokens[token] = default
-            return default
+            if not first.token:
+                first.token = token
+            self.tokens[token] = first
+            return first
+        if token_bot_id(first.token) is None and (bot_id == first.id or bot_id not in self.bots):
+            if not self.options.bot_id and bot_id != first.id:
+                self._rekey_bot(first, bot_id)
+            first.token = token
+            self.tokens[token] = first
+            return first
         return self._register_token(token)
 
     def _rekey_bot(self, bot: Bot, new_id: int) -> None:
@@ -311,7 +327,10 @@ class Stand:
             supports_inline_queries=body.supports_inline_queries,
             inline_feedback=100 if body.inline_feedback is True else int(body.inline_feedback),
         )
-        return self.add_bot(bot)
+        self.add_bot(bot)
+        if body.default:
+            self.pin_default(bot)
+        return bot
 
     def _free_bot_id(self) -> int:
         return max(max(self.bots, default=DEFAULT_BOT_ID), DEFAULT_BOT_ID) + 1
@@ -343,7 +362,7 @@ class Stand:
 
     @property
     def signing_token(self) -> str:
-        """The token Mini App launches are signed with: the default bot's."""
+        """The token Mini App launches are signed with: the default bot's (the latest caller's unless pinned)."""
         return self.default_bot.token
 
     def push_update(self, kind: str, payload: dict[str, Any]) -> int:
@@ -475,17 +494,24 @@ class Stand:
         """Where ``bot`` sends: its private chat (403 if the person blocked it) or a chat it is in.
 
         A chat nobody has described yet is made on first use, as the reference stand does (documented in
-        docs/world.md); a chat that exists refuses a bot that is not in it, with Telegram's 403.
+        docs/world.md); a chat that exists refuses a bot that is not in it, with Telegram's 403. With
+        ``--strict`` nothing is made: a chat or person the world does not have is ``chat not found``, a person
+        who never wrote to this bot is Telegram's ``bot can't initiate conversation with a user``.
         """
         if chat_id > 0:
-            if chat_id >= UNKNOWN_USER_LIMIT and chat_id not in self.world.users and self.chat_of(bot, chat_id) is None:
-                raise TelegramError(400, errors.CHAT_NOT_FOUND)
+            if self.chat_of(bot, chat_id) is None and (self.options.strict or chat_id >= UNKNOWN_USER_LIMIT):
+                if chat_id not in self.world.users:
+                    raise TelegramError(400, errors.CHAT_NOT_FOUND)
+                if self.options.strict:
+                    raise TelegramError(403, errors.FORBIDDEN_CANT_INITIATE)
             chat = self.private_chat(bot, chat_id)
             if chat.blocked:
                 raise TelegramError(403, errors.FORBIDDEN_BLOCKED)
             return chat
         known = self.world.chats.get(chat_id)
         if known is None:
+            if self.options.strict:
+                raise TelegramError(400, errors.CHAT_NOT_FOUND)
             return self.group(chat_id, bot=bot)
         visibility.check_access(known, bot)
         return known
@@ -834,6 +860,11 @@ class Stand:
         served = await self.serve(token, method, params)
         return served.status, served.response
 
+    before_call: Callable[[BotCall, str, Params], Awaitable[None] | None] | None = None
+    """Run once the token, the method, the parameter prechecks, ``@username`` chats and flood limits are through,
+    before the method: the app's downloads of files named by URL (tgfake/urlfiles.py ``UrlFetcher.before_call``,
+    which checks the chat first); None (a bare Stand) fetches nothing."""
+
     async def serve(self, token: str, method: str, params: Params) -> Call:
         """Serve one Bot API call in the reference stand's check order and record it; returns the recorded call.
 
@@ -844,6 +875,7 @@ class Stand:
         try:
             bot = self.bot_for_token(token)
             bot_id = bot.id
+            self.latest_bot = bot  # "the bot" from now on, unless a default is pinned (default_bot)
             if bot.logged_out and method.lower() not in ("logout", "close"):
                 raise TelegramError(400, errors.LOGGED_OUT)
             fault = self.world.faults.fire(method, params)
@@ -858,6 +890,9 @@ class Stand:
                 self._name_public_chats(params)
             close_due(self)  # timed polls close on the stand's clock, seen at the next call
             flood_chat = self._flood_chat(bot, method, params)
+            waiting = self.before_call(BotCall(self, bot), method, params) if self.before_call else None
+            if waiting is not None:
+                await waiting
             status, envelope = 200, envelope_of(await handler(BotCall(self, bot), params))
             if flood_chat:
                 self.world.flood.note(bot.id, flood_chat, self.now())

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests.requirements import missing
+
 sync_api: Any
 try:  # the test extra installs it; without it the browser tests skip
     from playwright import sync_api
@@ -25,7 +27,8 @@ WAIT_MS = 10_000
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if CHROMIUM is None or sync_api is None:
-        pytest.skip("chromium or playwright is not installed (apt-get install chromium; pip install -e '.[test]')")
+        why = "chromium or playwright is not installed (apt-get install chromium; pip install -e '.[test]')"
+        missing(why, "the browser tests")
     with sync_api.sync_playwright() as p:
         launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         yield launched

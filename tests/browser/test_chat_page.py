@@ -2,7 +2,8 @@
 
 A small bot (plain HTTP long polling, no library) answers in a group with a reply keyboard, an inline keyboard and
 a formatted reply built from the scripted model's answer; the test clicks and types as a person would and asserts
-what the page shows. Each view is written to docs/images/ (the screenshots of docs/chat-page.md and the README).
+what the page shows. Each view is a screenshot (docs/images/ with ``TGFAKE_SCREENSHOTS=update``: the screenshots of
+docs/chat-page.md and the README).
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import base64
 import html
 import io
 import json
+import os
 import re
+import tempfile
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -21,10 +24,8 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from tests.browser.conftest import CHROMIUM, sync_api
+from tests.browser.conftest import sync_api
 from tgfake.testing import StandClient
-
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 TOKEN = "1:page"
@@ -146,13 +147,17 @@ def bot(tgfake: StandClient) -> Iterator[TeaBot]:
 def shot(page: Any, name: str) -> None:
     """The view as docs/images/chat-page-<name>.png, reduced to a 64-colour palette to stay small in the repo.
 
-    The file is rewritten only when the view looks different (antialiasing noise is not a change), so a run that
-    changes nothing leaves the committed screenshots as they are.
+    The committed file is rewritten only with ``TGFAKE_SCREENSHOTS=update`` (and then only when the view looks
+    different: antialiasing noise is not a change); other runs write to a temporary folder, so a test run never
+    changes the repository's files.
     """
-    IMAGES.mkdir(parents=True, exist_ok=True)
+    folder = (
+        IMAGES if os.environ.get("TGFAKE_SCREENSHOTS") == "update" else Path(tempfile.gettempdir()) / "tgfake-shots"
+    )
+    folder.mkdir(parents=True, exist_ok=True)
     page.evaluate("document.activeElement && document.activeElement.blur()")  # no caret, no focus ring
     image = Image.open(io.BytesIO(page.screenshot(animations="disabled"))).convert("RGB").quantize(colors=64)
-    path = IMAGES / f"chat-page-{name}.png"
+    path = folder / f"chat-page-{name}.png"
     if path.exists():
         with Image.open(path) as old:
             same_size = old.size == image.size

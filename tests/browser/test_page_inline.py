@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM
 from tests.browser.test_chat_page import (
     GROUP,
     HOSTILE,
@@ -27,8 +26,6 @@ from tests.browser.test_chat_page import (
     shot,
 )
 from tgfake.testing import StandClient
-
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
 
 PAGE = 8  # results per page the bot answers
 TOTAL = 20  # results a query has in all

@@ -33,6 +33,7 @@ from tests.conftest import Wire
 from tests.contract.running import origin
 from tests.media.media_helpers import image_bytes
 from tests.media.test_person_media import OGG
+from tests.requirements import require_module
 from tests.webhooks.conftest import closed_port, self_signed, wait_webhook
 from tgfake.testing import AsyncStandClient, Call
 from tgfake.world.people import user_id_for
@@ -1619,8 +1620,8 @@ async def webhook_echo_dialog(wire: Wire, bot: TeleBot, url: str, cert_path: Pat
 
 async def test_webhook_flask_echo_bot(wire: Wire, tmp_path: Path) -> None:
     """Flask checks ``content-type == 'application/json'`` exactly and answers 403 otherwise."""
-    import flask
-    from werkzeug.serving import make_server
+    flask = require_module("flask", "telebot's Flask webhook example")
+    make_server = require_module("werkzeug.serving", "telebot's Flask webhook example").make_server
 
     cert = self_signed()
     cert_path = tmp_path / "webhook_cert.pem"

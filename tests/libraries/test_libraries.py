@@ -3,7 +3,7 @@
 Every case gets a stand of its own (a ThreadedStand on a free port: a webhook survives a reset, so cases
 cannot share one), starts the bot as a subprocess pointed at it, waits on the stand until the bot polls
 or has set its webhook, then plays tests/libraries/dialog.py. Nothing sleeps: every step is a
-server-held wait. The Node bots need ``npm ci`` in tests/libraries/node; without Node they are skipped
+server-held wait. The Node bots need ``npm ci`` at the repository root; without Node they are skipped
 on a developer's machine and fail in CI (``CI`` or ``TGFAKE_REQUIRE_NODE`` set).
 """
 

@@ -10,19 +10,17 @@ import pytest
 from packaging.requirements import Requirement
 
 from tests.libraries import test_libraries as matrix
-from tests.node_support import node_missing, require_node
+from tests.node_support import node_missing, registry_hosts_in_lock, require_node, workspace_lock
+from tests.requirements import CI_VARIABLES
 
 
 def test_node_libraries_are_pinned_exactly_and_locked() -> None:
     package = json.loads((matrix.NODE_DIR / "package.json").read_text())
-    lock = json.loads((matrix.NODE_DIR / "package-lock.json").read_text())
     pins: dict[str, str] = package["dependencies"]
     assert sorted(pins) == sorted(lib.package for lib in matrix.LIBRARIES if lib.node)
     assert all(re.fullmatch(r"\d+\.\d+\.\d+", v) for v in pins.values()), pins
-    assert lock["packages"][""]["dependencies"] == pins
-    assert {name: lock["packages"][f"node_modules/{name}"]["version"] for name in pins} == pins
-    # No registry host is named in the lock (npm's omit-lockfile-registry-resolved); npm ci resolves by name.
-    assert not [k for k, v in lock["packages"].items() if "resolved" in v]
+    assert workspace_lock(matrix.NODE_DIR) == (pins, pins)  # the root lockfile installs exactly the pins
+    assert not registry_hosts_in_lock()
 
 
 @pytest.mark.parametrize(
@@ -31,13 +29,14 @@ def test_node_libraries_are_pinned_exactly_and_locked() -> None:
         ({}, pytest.skip.Exception),
         ({"CI": "true"}, pytest.fail.Exception),
         ({"TGFAKE_REQUIRE_NODE": "1"}, pytest.fail.Exception),
+        ({"TGFAKE_CI": "1"}, pytest.fail.Exception),
     ],
 )
 def test_missing_node_skips_locally_and_fails_in_ci(
     monkeypatch: pytest.MonkeyPatch, env: dict[str, str], outcome: type[BaseException]
 ) -> None:
-    monkeypatch.delenv("CI", raising=False)
-    monkeypatch.delenv("TGFAKE_REQUIRE_NODE", raising=False)
+    for name in CI_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("PATH", "/nonexistent")

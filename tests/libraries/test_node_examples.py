@@ -6,7 +6,7 @@ bots that log what they got print it, and an exception in a handler stops the bo
 output).
 
 Examples: feathers-studio/telegraf-docs ``examples/`` (the docs repo that telegraf's ``docs/examples`` moved to),
-grammyjs/examples and node-telegram-bot-api 0.67.0's ``examples/``. Without ``npm ci`` in tests/libraries/node they
+grammyjs/examples and node-telegram-bot-api 0.67.0's ``examples/``. Without ``npm ci`` at the repository root they
 are skipped on a developer's machine and fail in CI (``CI`` or ``TGFAKE_REQUIRE_NODE`` set), as
 tests/libraries/test_libraries.py's Node bots do.
 """

@@ -10,9 +10,10 @@ import pytest
 from openai import AsyncOpenAI
 
 from tests.llm.llm_support import MakeStand
+from tests.requirements import require_module
 
-agents = pytest.importorskip("agents")
-pydantic_ai = pytest.importorskip("pydantic_ai")
+agents = require_module("agents", "the openai-agents tests")
+pydantic_ai = require_module("pydantic_ai", "the pydantic-ai tests")
 
 SCRIPT: list[dict[str, Any]] = [
     {

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from collections.abc import AsyncIterator
 
@@ -13,6 +12,7 @@ import pytest_asyncio
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
+from tests.requirements import require_program
 from tgfake.page import page_html, register_page
 
 HOOKS = [
@@ -112,8 +112,8 @@ def test_page_has_the_mini_app_hooks_elements_and_events() -> None:
     assert 'allow="clipboard-read; clipboard-write"' in html
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_page_script_parses() -> None:
+    require_program("node", "the page script check", "apt-get install nodejs")
     script = re.search(r"<script>(.*)</script>", page_html().decode(), re.DOTALL)
     assert script is not None
     check = subprocess.run(
@@ -143,9 +143,9 @@ LINK_CASES = {
 }
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_page_opens_only_http_and_tg_links() -> None:
     """The page's own guard, run in node: only http(s) and tg addresses reach ``window.open``."""
+    require_program("node", "the page's link guard check", "apt-get install nodejs")
     html = page_html().decode()
     guard = re.search(r"  const BUTTON_LINKS = .*?\n  function openLink\(.*?\n  }\n", html, re.DOTALL)
     assert guard is not None

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi.common import chat_id
+from tgfake.bounds import MAX_TITLE
 from tgfake.chats import Chat
 from tgfake.errors import bad_request
 from tgfake.params import Params, loads
@@ -28,7 +29,6 @@ READ, READ_MEMBERS, WRITE = "read", "read_members", "write"
 # What can_send_media_messages stands for.
 MEDIA_KINDS: tuple[str, ...] = ("can_send_audios", "can_send_documents", "can_send_photos", "can_send_videos")
 MEDIA_KINDS += ("can_send_video_notes", "can_send_voice_notes")
-MAX_TITLE = 128  # code points: a chat title or a topic name is cut there, as TDLib's clean_name does
 _LEADING_INT = re.compile(r"[+-]?\d+")
 
 

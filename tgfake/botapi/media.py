@@ -1,8 +1,8 @@
 """Files the bot sends, every kind on one path: a multipart upload (or ``attach://``) or a known file id.
 
 A string in place of the file part re-sends a file the stand holds (the bot's or the person's) under the same
-id, if it is of the same kind; an ``http(s)://`` URL cannot be fetched by the stand (it has no network) and is
-refused as Telegram refuses a URL it cannot get. Every refusal comes in the reference stand's order: chat, file,
+id, if it is of the same kind; an ``http(s)://`` URL is what tgfake/urlfiles.py downloaded, or is refused as
+Telegram refuses a URL it cannot get. Every refusal comes in the reference stand's order: chat, file,
 size, caption, keyboard, image check, reply target. A refused call stores nothing and mints no file id.
 What each kind reads from the bytes and from the parameters is in :func:`describe`.
 """
@@ -17,7 +17,7 @@ from tgfake.botapi.common import caption_fields, caption_text, chat_id, post_mes
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.content import CAPTIONED, SPOILERED, Media, StoredFile
-from tgfake.errors import bad_request
+from tgfake.errors import TelegramError, bad_request
 from tgfake.filestore import URL_UNFETCHABLE, check_upload, for_resend, mint
 from tgfake.media import (
     MAX_DURATION,
@@ -123,7 +123,7 @@ def named_file(
     URL the transport downloaded (tgfake/urlfiles.py: its bytes become an upload; a photo must be an image of up to
     5 MB and a document a GIF, PDF or ZIP, else ``wrong type of the web page content``, TDLib's
     WEBPAGE_MEDIA_EMPTY as Client.cpp words it), else a file id of ``kind`` (or, with ``any_document``, of its file
-    type class), or the URL that could not be downloaded (``failed to get HTTP URL content``).
+    type class), or the URL that could not be downloaded (``failed to get HTTP URL content``, ``file is too big``).
     """
     if isinstance(ref, Upload):
         check_upload(ref.data, kind)
@@ -131,6 +131,8 @@ def named_file(
     fetched = p.fetched.get(ref.strip()) if p.fetched else None
     if fetched is None:
         return None, for_resend(ctx.stand, ref, kind, any_document)
+    if isinstance(fetched, TelegramError):  # not read whole: cut short, too big, unreachable
+        raise fetched
     if not fetched.data or (kind == "photo" and len(fetched.data) > MAX_URL_PHOTO):
         raise bad_request(URL_UNFETCHABLE)
     if (kind == "photo" and image_size(fetched.data) is None) or (

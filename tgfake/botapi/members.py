@@ -25,6 +25,7 @@ from tgfake.botapi.managed import (
     user_arg,
 )
 from tgfake.botapi.registry import bot_method
+from tgfake.bounds import MAX_CUSTOM_TITLE
 from tgfake.chats import Chat
 from tgfake.errors import bad_request
 from tgfake.params import Params
@@ -45,7 +46,6 @@ from tgfake.world.membership import set_member
 if TYPE_CHECKING:
     from tgfake.stand import BotCall
 
-MAX_CUSTOM_TITLE = 16  # code points
 SUPERGROUP_OR_CHANNEL = ("supergroup", "channel")
 
 

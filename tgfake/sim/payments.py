@@ -10,6 +10,7 @@ from aiohttp import web
 from pydantic import Field
 
 from tgfake.action_models import TargetIn
+from tgfake.models import WaitSeconds
 from tgfake.sim import answers
 from tgfake.sim.common import read_body, stand_of
 from tgfake.sim.openapi import documented
@@ -34,7 +35,7 @@ class PayIn(TargetIn):
     shipping_address: dict[str, str] = Field(default_factory=dict)
     shipping_option_id: str = ""
     tip: int = 0
-    timeout: float = 10.0
+    timeout: WaitSeconds = 10.0
 
 
 @routes.post("/sim/pay")
@@ -58,5 +59,5 @@ async def pay(request: web.Request) -> web.Response:
         shipping_option_id=body.shipping_option_id,
         tip=body.tip,
     )
-    outcome = await checkout.pay(stand, bot, person, chat, invoice, order, max(body.timeout, 0.0))
+    outcome = await checkout.pay(stand, bot, person, chat, invoice, order, body.timeout)
     return sim_json(outcome)

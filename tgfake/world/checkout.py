@@ -108,12 +108,16 @@ async def pay(
     owner = stand.bots[invoice.bot_id]
     if order.tip and invoice.currency == STARS:
         raise SimError(400, "a Stars invoice takes no tip")
+    shipped_goods = invoice.is_flexible and invoice.currency != STARS
+    if order.shipping_option_id and not shipped_goods:
+        kind = "a Stars invoice" if invoice.currency == STARS else "an invoice without is_flexible"
+        raise SimError(400, f"{kind} takes no shipping_option_id (there is no shipping query)")
     if order.tip < 0 or order.tip > invoice.max_tip_amount:
         raise SimError(400, f"tip must be 0..{invoice.max_tip_amount} (the invoice's max_tip_amount)")
     info = order_info(invoice, person, order)
     total = invoice.total + order.tip
     option_id = ""
-    if invoice.is_flexible and invoice.currency != STARS:
+    if shipped_goods:
         address = (info or {}).get("shipping_address", DEFAULT_ADDRESS)
         shipped = await ask(
             stand,

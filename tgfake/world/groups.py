@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tgfake.bounds import CHANNEL_ID_BASE, TOPIC_COLORS
 from tgfake.chats import Chat, InviteLink, JoinRequest, Topic
 from tgfake.errors import SimError
 from tgfake.world.members import (
@@ -31,18 +32,20 @@ if TYPE_CHECKING:
     from tgfake.world.bots import Bot
 
 CHAT_TYPES = ("group", "supergroup", "channel")
-SUPERGROUP_ID_BASE = -1000000000000
-TOPIC_COLORS = (0x6FB9F0, 0xFFD67E, 0xCB86DB, 0x8EEE98, 0xFF93B2, 0xFB6F5F)
 
 
 def person_ref(stand: Stand, ref: str | int) -> User:
-    """A person by id or by name (``bob``: a stable id, remembered with that username)."""
+    """A person by id or by name (``bob``: a stable id, remembered with that username). ``@name`` names a bot
+    (:func:`account_ref`), never a person: ``404 no bot @name``, or a 400 when that bot exists."""
     if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isascii() and ref.strip().isdigit()):
         uid = int(ref)
         if uid <= 0:
             raise SimError(400, f"user id {uid} must be positive")
         return stand.world.users.get(uid) or stand.person(uid, "", "", name_from_username=False)
-    name = ref.strip().lstrip("@")
+    name = ref.strip()
+    if name.startswith("@"):
+        bot = _bot_named(stand, name)
+        raise SimError(400, f"@{bot.username} is a bot, not a person")
     if not name:
         raise SimError(400, "a person needs a name or an id")
     uid = user_id_for(name)
@@ -53,13 +56,24 @@ def person_ref(stand: Stand, ref: str | int) -> User:
 
 
 def account_ref(stand: Stand, ref: str | int) -> User:
-    """A bot (by id or @username, when it is one of the stand's bots) or else a person."""
+    """A bot (by id, or by username: ``@helper_bot`` names only a bot that exists) or else a person."""
     for bot in stand.bots.values():
         if ref == bot.id or (isinstance(ref, str) and ref.strip().lstrip("@").lower() == bot.username.lower()):
             return bot.user
         if isinstance(ref, str) and ref.strip().isdigit() and int(ref) == bot.id:
             return bot.user
+    if isinstance(ref, str) and ref.strip().startswith("@"):
+        return _bot_named(stand, ref.strip()).user
     return person_ref(stand, ref)
+
+
+def _bot_named(stand: Stand, name: str) -> Bot:
+    """The stand's bot with the username ``@name``; ``404 no bot @name`` when there is none."""
+    wanted = name.removeprefix("@").lower()
+    bot = next((b for b in stand.bots.values() if b.username.lower() == wanted), None)
+    if bot is None:
+        raise SimError(404, f"no bot {name}")
+    return bot
 
 
 def chat_ref(stand: Stand, chat_id: int) -> Chat:
@@ -71,7 +85,7 @@ def chat_ref(stand: Stand, chat_id: int) -> Chat:
 
 def next_chat_id(stand: Stand, chat_type: str) -> int:
     """Fresh ids in Telegram's shapes: ``-N`` for groups, ``-100…`` for supergroups and channels."""
-    base = -1 if chat_type == "group" else SUPERGROUP_ID_BASE - 1
+    base = -1 if chat_type == "group" else CHANNEL_ID_BASE - 1
     taken = set(stand.world.chats)
     cid = base - len(taken)
     while cid in taken:
@@ -115,6 +129,8 @@ def create_chat(
         raise SimError(400, "a basic group has no username: make it a supergroup")
     linked = _discussion_partner(stand, chat_type, linked_chat_id) if linked_chat_id else None
     owner = person_ref(stand, creator)
+    joining = [account_ref(stand, ref) for ref in members or []]  # every name resolved before the chat exists
+    promoted = [account_ref(stand, ref) for ref in admins or []]
     chat = Chat(
         id=chat_id or next_chat_id(stand, chat_type),
         type=chat_type,
@@ -131,10 +147,10 @@ def create_chat(
     created = {"group": "group_chat_created", "supergroup": "supergroup_chat_created"}.get(chat_type)
     if created is not None:
         post_service(stand, chat, owner, {created: True})
-    for ref in members or []:
-        add(stand, chat, account_ref(stand, ref), by=owner)
-    for ref in admins or []:
-        promote(stand, chat, account_ref(stand, ref), by=owner, joining=True)
+    for account in joining:
+        add(stand, chat, account, by=owner)
+    for account in promoted:
+        promote(stand, chat, account, by=owner, joining=True)
     if linked is not None:
         chat.linked_chat_id, linked.linked_chat_id = linked.id, chat.id
     return chat
