@@ -31,7 +31,7 @@ from tgfake.media import (
 from tgfake.params import Params, Upload, parse_int
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 IMAGE_PROCESS_FAILED = "Bad Request: IMAGE_PROCESS_FAILED"
 URL_DOCUMENT_TYPES = frozenset({"image/gif", "application/pdf", "application/zip"})
@@ -51,7 +51,7 @@ def mint_file(
     meta: dict[str, Any] | None = None,
 ) -> StoredFile:
     """Keep the bytes under the next id (``file_N`` / ``ufile_N``; numbering restarts after a reset)."""
-    return mint(ctx.stand, kind, upload.filename, upload.data, width, height, meta)
+    return mint(ctx.telegram, kind, upload.filename, upload.data, width, height, meta)
 
 
 def _bounded(p: Params | dict[str, Any], name: str, top: int) -> int:
@@ -130,7 +130,7 @@ def named_file(
         return ref, None
     fetched = p.fetched.get(ref.strip()) if p.fetched else None
     if fetched is None:
-        return None, for_resend(ctx.stand, ref, kind, any_document)
+        return None, for_resend(ctx.telegram, ref, kind, any_document)
     if isinstance(fetched, TelegramError):  # not read whole: cut short, too big, unreachable
         raise fetched
     if not fetched.data or (kind == "photo" and len(fetched.data) > MAX_URL_PHOTO):
