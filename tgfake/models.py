@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from tgfake import bounds
@@ -87,7 +87,11 @@ Ref = Annotated[int, Field(ge=1, lt=bounds.MAX_USER_ID + 1)] | Name
 """A person or a bot, by id or by name (``alice``, ``@helper_bot``: a bot's username, only for a bot that exists)."""
 BotRef = Annotated[int, Field(ge=0, lt=bounds.MAX_USER_ID + 1)] | Name
 """A bot by id or username (0 or ``""``: the stand's default bot)."""
-ChatType = Literal["", "private", "group", "supergroup", "channel"]
+ChatType = Annotated[
+    Literal["", "private", "group", "supergroup", "channel"],
+    BeforeValidator(lambda v: v.strip().lower() if isinstance(v, str) else v),
+]
+"""A chat's type in any letter case, spaces around it ignored (`` SuperGroup `` is a supergroup)."""
 TopicColor = Annotated[int, Field(json_schema_extra={"enum": [0, *bounds.TOPIC_COLORS]}), AfterValidator(_topic_color)]
 """0 picks the next of Telegram's six topic colours; else one of them."""
 

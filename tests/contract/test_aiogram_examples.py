@@ -661,7 +661,7 @@ async def test_stars_invoice_is_paid_and_refunded(wire: Wire) -> None:
         assert refund.params["telegram_payment_charge_id"] == paid["telegram_payment_charge_id"]
         await person.wait_call("sendMessage")
         assert (await person.transcript()).splitlines()[1:] == [
-            "[2] * bot sent an invoice: Demo invoice (42 XTR)",
+            "[2] bot: [invoice 'Demo invoice': 42 XTR] Demo invoice description",
             "[3] * alice paid 42 XTR",
             "[4] * alice was refunded 42 XTR",
             "[5] bot: Thanks. Your payment has been refunded.",
@@ -671,7 +671,7 @@ async def test_stars_invoice_is_paid_and_refunded(wire: Wire) -> None:
 async def test_stars_invoice_out_of_stock_is_declined(wire: Wire) -> None:
     async with running(wire, stars_dispatcher({"demo": 0})) as person:
         await person.send("/start")
-        assert (await person.expect_reply()).raw["service"]["invoice"]["total_amount"] == 42
+        assert (await person.expect_reply()).raw["invoice"]["total_amount"] == 42
         status, declined = await wire.sim("POST", "/sim/pay", {})
         assert (status, declined["status"], declined["error_message"]) == (
             200,

@@ -37,9 +37,8 @@ if TYPE_CHECKING:
 MAX_IDS = 100
 INT32 = 2**31
 
-# What a message with a service dict may be and still travel: the stand keeps games and invoices as service dicts.
-TRAVELLING_SERVICE = frozenset({"game", "invoice"})
-NOT_COPIED_SERVICE = frozenset({"invoice"})
+# What a message with a service dict may be and still travel: the stand keeps games as service dicts.
+TRAVELLING_SERVICE = frozenset({"game"})
 NOT_COPIED_MEDIA = frozenset({"paid_media", "invoice", "giveaway", "giveaway_winners"})
 # What a new message never inherits: its place in the chat, its state, and who reacted to it.
 FRESH: dict[str, Any] = {
@@ -95,8 +94,6 @@ def travels(ctx: BotCall, msg: StoredMessage, *, is_copy: bool) -> bool:
         return False
     if not is_copy:
         return True
-    if msg.service and NOT_COPIED_SERVICE.intersection(msg.service):
-        return False
     if msg.media is not None and msg.media.kind in NOT_COPIED_MEDIA:
         return False
     poll = _poll(msg)
