@@ -266,3 +266,48 @@ def test_no_source_file_over_800_lines() -> None:
     assert not unexpected, f"files over {MAX_LINES} lines: {unexpected}"
     gone = KNOWN_LONG_FILES - set(long_files)
     assert not gone, f"these files are short now; take them off KNOWN_LONG_FILES: {sorted(gone)}"
+
+
+# The layers' rule (docs/architecture.md): a module never imports one of a layer above its own.
+SURFACES = ("tgfake.botapi", "tgfake.sim", "llmstub")
+FACADE_AND_SERVING = (
+    "tgfake.stand",
+    "tgfake.app",
+    "tgfake.views",
+    "tgfake.outbox",
+    "tgfake.sessions",
+    "tgfake.delivery",
+    "tgfake.server",
+    "tgfake.page",
+    "tgfake.testing",
+    "tgfake.pytest_plugin",
+    "tgfake.bdd",
+    "tgfake.cli",
+)
+FORBIDDEN: dict[str, tuple[str, ...]] = {
+    "tgfake.world": SURFACES + FACADE_AND_SERVING + ("tgfake.urlfiles", "tgfake.launches"),
+    "tgfake.botapi": (
+        "tgfake.sim",
+        "llmstub",
+        *(m for m in FACADE_AND_SERVING if m != "tgfake.outbox"),
+        "tgfake.launches",
+    ),
+    "tgfake.stand": ("tgfake.sim", "tgfake.app", "tgfake.sessions", "tgfake.delivery", "tgfake.server"),
+}
+
+
+def _under(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_no_layer_imports_one_above_it() -> None:
+    """The world never imports a surface or the facade; the Bot API never the stand or the sim; the stand never the
+    app that serves it. Type-only imports count (a layer names the types of the layers below it only)."""
+    modules, edges = import_graph()
+    wrong = [
+        f"{modules[e.source].relative_to(ROOT)}:{e.line} {e.source} imports {e.target} ({e.kind})"
+        for e in edges
+        for layer, above in FORBIDDEN.items()
+        if _under(e.source, layer) and any(_under(e.target, m) for m in above)
+    ]
+    assert not wrong, "imports from a layer above:\n" + "\n".join(wrong)

@@ -11,8 +11,8 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from tgfake import reply_keyboards
 from tgfake.chats import Chat, StoredMessage, message_view, transcript_lines, type_for_id
+from tgfake.world import keyboards
 from tgfake.world.bots import Bot
 from tgfake.world.members import ADMINISTRATOR
 from tgfake.world.people import DEFAULT_FIRST_NAME, DEFAULT_USER_ID, User
@@ -50,7 +50,7 @@ def chat_view(t: Telegram, chat_id: int, bot: Bot | None = None) -> dict[str, An
     out["drafts"] = [d.json() for d in chat.drafts.current(t.now())]
     out["callbacks"] = [a.json() for a in chat.callbacks]
     out["menu_button"] = bot.menus.shown(chat.id, chat.type)
-    out.update(reply_keyboards.view(chat))
+    out.update(keyboards.view(chat))
     out.update(settings_view(t, bot, chat))
     if chat.type == "private":
         out["bot"] = bot.username

@@ -21,14 +21,14 @@ from tgfake.botapi.managed import (
     parse_permissions,
     permissions_json,
 )
-from tgfake.botapi.media import IMAGE_PROCESS_FAILED, mint_file
+from tgfake.botapi.media import mint_file
 from tgfake.botapi.profiles import audio_json
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, message_json
 from tgfake.content import StoredFile
 from tgfake.errors import bad_request
 from tgfake.filestore import FILE_TOO_BIG
-from tgfake.media import MAX_PHOTO_BYTES, image_size
+from tgfake.media import IMAGE_PROCESS_FAILED, MAX_PHOTO_BYTES, image_size
 from tgfake.params import Params
 from tgfake.text.cleaning import strip_empty_characters
 from tgfake.world import rights

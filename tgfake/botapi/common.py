@@ -7,13 +7,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from tgfake import errors, reply_keyboards
+from tgfake import errors
 from tgfake.chats import Chat, StoredMessage, comment_thread
 from tgfake.errors import bad_request
 from tgfake.markup import Keyboard, ReplyMarkup
 from tgfake.params import Params, loads, parse_int
 from tgfake.text import FormattedText, format_text, utf16_len
-from tgfake.world import rooms, visibility
+from tgfake.world import keyboards, rooms, visibility
 
 if TYPE_CHECKING:
     from tgfake.botapi.context import BotCall
@@ -216,6 +216,6 @@ def post_message(
     }
     msg = chat.add(StoredMessage(**own) if base is None else replace(base, **own))
     if msg.reply_markup is not None:
-        reply_keyboards.apply(chat, msg, msg.reply_markup)
+        keyboards.apply(chat, msg, msg.reply_markup)
     rooms.deliver(ctx.telegram, chat, msg)  # a channel post reaches the channel's other admin bots
     return ctx.message_json(chat, msg)

@@ -11,13 +11,12 @@ import copy
 import re
 from typing import TYPE_CHECKING, Any
 
-from tgfake import reply_keyboards
 from tgfake.action_models import EditIn, ForwardIn, PollIn, ReactIn, ReplyButtonIn, ShareIn, TargetIn, VoteIn
 from tgfake.chats import Chat, StoredMessage, origin_of
 from tgfake.content import Media
 from tgfake.errors import SimError
 from tgfake.extras import ORIGIN, reaction_counts
-from tgfake.world import polls, rooms, visibility
+from tgfake.world import keyboards, polls, rooms, visibility
 from tgfake.world.groups import account_ref
 from tgfake.world.people import DEFAULT_USER_ID
 from tgfake.world.person import inject, person_chat
@@ -35,7 +34,7 @@ def press_reply_button(stand: Telegram, body: ReplyButtonIn) -> tuple[int, int]:
     bot = stand.find_bot(body.bot)
     person = stand.person(body.user_id, body.username, body.first_name, name_from_username=True)
     chat = person_chat(stand, body, person, bot)
-    shown = reply_keyboards.current(chat, person.id)
+    shown = keyboards.current(chat, person.id)
     if shown is None:
         raise SimError(404, f"{person.handle} has no reply keyboard in chat {chat.id}")
     if shown.hidden:
@@ -52,7 +51,7 @@ def press_reply_button(stand: Telegram, body: ReplyButtonIn) -> tuple[int, int]:
     shared = _shared(stand, chat, person, button, body)
     # In a group a personal keyboard's press answers the message that showed it, as clients send it.
     reply_to = shown.message_id if chat.type != "private" and shown.markup.selective else None
-    reply_keyboards.pressed(chat, person.id, shown)
+    keyboards.pressed(chat, person.id, shown)
     if shared is None:
         return inject(stand, body, button.text, reply_to=reply_to)
     return inject(stand, body, "", media=shared, reply_to=reply_to)

@@ -1,7 +1,7 @@
 """The person's files: one of every kind, an album of them, and the photos and audios on their profile.
 
 A file the person sends is checked as a client's upload is (empty, too big, a photo that is no image, a field
-the kind has no use for), read as a bot's upload is read (:func:`tgfake.botapi.media.describe`: image sizes by
+the kind has no use for), read as a bot's upload is read (:func:`tgfake.media.describe`: image sizes by
 Pillow, durations and tags by mutagen, the rest as stated), kept in the one file store and posted as a
 :class:`~tgfake.content.Media` message, so the bot gets the JSON the bot's own sends get and may getFile it.
 Every check runs before anything is stored: a refusal stores no file and sends no message. Plain state, no aiohttp.
@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from tgfake.botapi.media import describe
 from tgfake.content import CAPTIONED, FILE_KINDS, Media, StoredFile
 from tgfake.errors import SimError, TelegramError
 from tgfake.filestore import PERSON_MAX_DOCUMENT, PERSON_MAX_PHOTO, default_name, mint
-from tgfake.media import MAX_CAPTION_LENGTH, image_size, picture_size
+from tgfake.media import MAX_CAPTION_LENGTH, describe, image_size, picture_size
 from tgfake.text import FormattedText, format_text
 from tgfake.world.person import inject, person_chat
 
