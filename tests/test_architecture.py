@@ -372,7 +372,8 @@ async def test_a_persons_message_walks_down_to_the_bots_queue(wire: Wire) -> Non
         reply = await wire.say("/start", mention=True, chat_type="group")
     finally:
         sys.setprofile(None)
-    assert reply["update_id"] > 0 and pushed  # it reached the bot's queue
+    assert reply["update_id"] > 0  # it reached the bot's queue
+    assert pushed
     upward = [f"{caller} -> {callee}.{name}" for caller, callee, name in calls if callee not in reach.get(caller, ())]
     assert not upward, "calls back up the layers:\n" + "\n".join(upward)
     walk = " -> ".join(rooms)
