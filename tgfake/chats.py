@@ -519,8 +519,6 @@ def service_text(service: dict[str, Any], who: str) -> str:
     for key, verb in (("successful_payment", "paid"), ("refunded_payment", "was refunded")):
         if key in service:
             return f"{who} {verb} {service[key]['total_amount']} {service[key]['currency']}"
-    if "game" in service:
-        return f"{who} sent the game {service['game']['title']}"
     if "migrate_to_chat_id" in service:
         return f"the group became the supergroup {service['migrate_to_chat_id']}"
     if "migrate_from_chat_id" in service:

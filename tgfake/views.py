@@ -26,14 +26,16 @@ def view(t: Telegram, chat_id: int, bot: Bot | None = None) -> ChatView:
 
 
 def sender_name(t: Telegram, msg: StoredMessage) -> str:
-    """Who a transcript line names: ``bot`` for the default bot, another bot's username, the person's."""
+    """Who a transcript line names: ``bot`` for the pinned bot, else the first bot to call since the last reset
+    (a name that stays put while several bots poll in turn), another bot's username, the person's."""
     sender = msg.sender
     if sender is None:
         return "user"
     if msg.sender_chat is not None:  # on behalf of a chat: the chat signs it
         return msg.sender_chat.username or msg.sender_chat.title
     if sender.is_bot:
-        return "bot" if sender.id == t.default_bot.id else sender.username
+        named = t.pinned_bot or t.named_bot or t.first_bot
+        return "bot" if sender.id == named.id else sender.username
     return sender.username or "user"
 
 

@@ -58,6 +58,8 @@ class Pipeline:
             bot = telegram.bot_for_token(token)
             bot_id = bot.id
             telegram.latest_bot = bot  # "the bot" from now on, unless a default is pinned (default_bot)
+            if telegram.named_bot is None:
+                telegram.named_bot = bot
             if bot.logged_out and method.lower() not in ("logout", "close"):
                 raise TelegramError(400, errors.LOGGED_OUT)
             fault = telegram.world.faults.fire(method, params)

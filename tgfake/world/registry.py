@@ -32,6 +32,7 @@ class Registry:
         self.bots_signal = Signal()  # a bot was added or set a webhook: the delivery worker looks again
         self.first_bot = self.make_first_bot()  # "the bot" until one calls; the first token claims it
         self.latest_bot: Bot | None = None  # the bot of the latest Bot API call (kept across resets)
+        self.named_bot: Bot | None = None  # the first bot to call since the last reset: a transcript's "bot"
         self.pinned_bot: Bot | None = self.first_bot if options.all_tokens else None  # --token pins its first
         for token in options.all_tokens[1:]:
             self.register_token(token)

@@ -72,6 +72,15 @@ class Telegram:
         return self.registry.pinned_bot
 
     @property
+    def named_bot(self) -> Bot | None:
+        """The first bot to call since the last reset (the transcript's ``bot`` unless one is pinned)."""
+        return self.registry.named_bot
+
+    @named_bot.setter
+    def named_bot(self, bot: Bot | None) -> None:
+        self.registry.named_bot = bot
+
+    @property
     def default_bot(self) -> Bot:
         """The bot meant when none is named (see :mod:`tgfake.world.registry`)."""
         return self.registry.default_bot
@@ -160,6 +169,7 @@ class Telegram:
             gc.unfreeze()  # the old history is garbage now: let the collector see it again
         for bot in self.bots.values():
             bot.forget()
+        self.registry.named_bot = None
 
     def is_closing(self) -> bool:
         return self.closing
