@@ -142,7 +142,8 @@ class Explorer:
     # --- bounds ----------------------------------------------------------------------------------------------------
     def room(self, reserve: int = 0) -> bool:
         if self.coverage.actions + reserve >= self.settings.budget:
-            self.stopped = self.stopped or "budget"
+            if not reserve:
+                self.stopped = self.stopped or "budget"
             return False
         if time.monotonic() - self._started >= self.settings.time_limit:
             self.stopped = "time"
@@ -268,6 +269,12 @@ class Explorer:
         outcome = self.act(action, recorded=[step, step] if twice else [step])
         if outcome is None:
             return
+        self.check_callbacks(outcome, label)
+        if not twice and self._key_of(state.chat_id, message_id) == state.key and self.room(self.settings.reserve):
+            self._tap(state, label, message_id, True)  # a button that keeps its message as it was: tapped again
+
+    def check_callbacks(self, outcome: Outcome, label: str) -> None:
+        """Each tap's callback query must be answered; a tap with no effect at all is a dead button."""
         ids = [str(a.get("callback_query_id", "")) for a in outcome.answers if a.get("callback_query_id")]
         for query_id in ids:
             if any(judge.answers_callback(c, query_id) for c in outcome.calls):
@@ -281,8 +288,6 @@ class Explorer:
             )
             self.report(kind, title, outcome, key=f"{kind}:{label}")
             break
-        if not twice and self._key_of(state.chat_id, message_id) == state.key and self.room(self.settings.reserve):
-            self._tap(state, label, message_id, True)  # a button that keeps its message as it was: tapped again
 
     def _key_of(self, chat_id: int, message_id: int) -> str:
         for msg in self.sim.chat(chat_id).get("messages", []):
@@ -357,6 +362,9 @@ class Explorer:
                 updates += 1
         self.coverage.actions += 1
         self.log.append(action.label)
+        queries = [str(a["callback_query_id"]) for a in answers if a.get("callback_query_id")]
+        if want is None and queries:
+            want = lambda calls: all(any(judge.answers_callback(c, q) for c in calls) for q in queries)  # noqa: E731
         if want is None and action.expect_reply:
             chat = action.chat_id
             want = lambda calls: any(judge.is_reply(c, chat) for c in calls)  # noqa: E731

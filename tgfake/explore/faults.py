@@ -31,7 +31,7 @@ def fault_step(method: str, code: int, retry_after: int = 0) -> Step:
 
 def run_faults(ex: Explorer) -> None:
     """The fault checks, each while the budget lasts."""
-    for check in (_retry_after, _bad_gateway_send, _bad_gateway_poll, _forbidden_send, _blocked):
+    for check in (retry_after, bad_gateway_send, bad_gateway_poll, forbidden_send, blocked):
         if not ex.room():
             return
         check(ex)
@@ -71,7 +71,7 @@ def _injected(method: str, code: int) -> Callable[[BotCall], bool]:
     return lambda call: call.method.lower() == method.lower() and call.status == code
 
 
-def _retry_after(ex: Explorer) -> None:
+def retry_after(ex: Explorer) -> None:
     what = f"a 429 with retry_after {RETRY_AFTER} on sendMessage"
     action = Action(
         label=f"/start with {what}", steps=[_start()], kind="fault", setup=[fault_step("sendMessage", 429, RETRY_AFTER)]
@@ -98,7 +98,7 @@ def _retry_after(ex: Explorer) -> None:
     _follow_up(ex, outcome, "fault_not_recovered", what)
 
 
-def _bad_gateway_send(ex: Explorer) -> None:
+def bad_gateway_send(ex: Explorer) -> None:
     what = "a 502 on sendMessage"
     action = Action(label=f"/start with {what}", steps=[_start()], kind="fault", setup=[fault_step("sendMessage", 502)])
     outcome = ex.act(action, judge_it=False)
@@ -109,7 +109,7 @@ def _bad_gateway_send(ex: Explorer) -> None:
     _follow_up(ex, outcome, "fault_not_recovered", what)
 
 
-def _bad_gateway_poll(ex: Explorer) -> None:
+def bad_gateway_poll(ex: Explorer) -> None:
     if ex.webhook:
         return
     what = "a 502 on getUpdates"
@@ -125,7 +125,7 @@ def _bad_gateway_poll(ex: Explorer) -> None:
     _follow_up(ex, outcome, "fault_not_recovered", what)
 
 
-def _forbidden_send(ex: Explorer) -> None:
+def forbidden_send(ex: Explorer) -> None:
     what = "a 403 'bot was blocked by the user' on sendMessage"
     fault = Step("/fault", {"method": "sendMessage", "code": 403, "description": errors.FORBIDDEN_BLOCKED, "times": 1})
     action = Action(label=f"/start with {what}", steps=[_start()], kind="fault", setup=[fault])
@@ -147,7 +147,7 @@ def _forbidden_send(ex: Explorer) -> None:
     _follow_up(ex, outcome, "blocked_not_handled", what)
 
 
-def _blocked(ex: Explorer) -> None:
+def blocked(ex: Explorer) -> None:
     """Carol starts the bot and blocks it; alice then uses every command: nothing may go to Carol twice."""
     start = text_step("/start", CAROL)
     block = Step("/block", {"user": CAROL_ID})

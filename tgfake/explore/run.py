@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shlex
 import time
 import urllib.request
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from tgfake.explore.engine import PHASES, Explorer, Settings
@@ -113,6 +115,41 @@ def _delete(url: str) -> None:
         pass
 
 
+@contextlib.contextmanager
+def bot_on_stand(
+    command: Sequence[str] | str,
+    *,
+    url: str | None = None,
+    options: Options | None = None,
+    model: Any = None,
+    env: dict[str, str] | None = None,
+    cwd: str | None = None,
+) -> Iterator[tuple[Sim, RunningBot, bool]]:
+    """The bot started on a session of its own (of ``url``, ``TGFAKE_URL`` or a stand started here), settled:
+    yields the session's sim API, the bot, and whether it took a webhook. Everything is stopped after."""
+    origin = url or os.environ.get("TGFAKE_URL", "")
+    stand: ThreadedStand | None = None
+    if not origin:
+        stand = ThreadedStand(options or Options(), model=model)
+        origin = stand.start()
+    origin = origin.rstrip("/")
+    try:
+        session = _post(f"{origin}/sim/sessions", {})
+        base = str(session["url"]).rstrip("/")
+        sim = Sim(base)
+        bot = RunningBot(command, {**bot_environment(base), **(env or {})}, cwd)
+        try:
+            bot.start(sim)
+            webhook = bot.settle()
+            yield sim, bot, webhook
+        finally:
+            bot.close()
+            _delete(f"{origin}/sim/sessions/{session['id']}")
+    finally:
+        if stand is not None:
+            stand.stop()
+
+
 def explore(
     command: Sequence[str] | str,
     *,
@@ -133,23 +170,11 @@ def explore(
 
     ``url`` (else ``TGFAKE_URL``, else a stand started here with ``options`` and ``model``) is a stand's origin; the
     exploration opens a session of its own on it and ends it after. Raises :class:`BotStartError` when the bot
-    cannot be started.
+    cannot be started. ``phases`` picks some of :data:`PHASES` (in their order).
     """
-    argv = command.split() if isinstance(command, str) else list(command)
-    origin = url or os.environ.get("TGFAKE_URL", "")
-    stand: ThreadedStand | None = None
-    if not origin:
-        stand = ThreadedStand(options or Options(), model=model)
-        origin = stand.start()
-    origin = origin.rstrip("/")
+    argv = shlex.split(command) if isinstance(command, str) else list(command)
     flood = bool(options and options.flood_control)
-    session = _post(f"{origin}/sim/sessions", {})
-    base = str(session["url"]).rstrip("/")
-    sim = Sim(base)
-    bot = RunningBot(command, {**bot_environment(base), **(env or {})}, cwd)
-    try:
-        bot.start(sim)
-        webhook = bot.settle()
+    with bot_on_stand(command, url=url, options=options, model=model, env=env, cwd=cwd) as (sim, bot, webhook):
         settings = Settings(
             budget=budget,
             time_limit=time_limit,
@@ -161,8 +186,3 @@ def explore(
         )
         explorer = Explorer(sim, bot, settings, webhook=webhook, progress=progress)
         return explorer.run(argv, later=[run_faults])
-    finally:
-        bot.close()
-        _delete(f"{origin}/sim/sessions/{session['id']}")
-        if stand is not None:
-            stand.stop()
