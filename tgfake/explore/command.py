@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from llmstub import cli as llm_cli
-from tgfake.explore.engine import Explorer
+from tgfake.explore.engine import PHASES, Explorer
 from tgfake.explore.findings import KINDS, Report
 from tgfake.explore.run import BotStartError, explore
 from tgfake.explore.writers import write_html, write_tests
@@ -50,6 +50,14 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _phases(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    unknown = [n for n in names if n not in PHASES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f'invalid phases "{text}": choose from {",".join(PHASES)}')
+    return names
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="tgfake explore",
@@ -59,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time", type=_seconds, default=120.0, help="at most this many seconds (120)")
     p.add_argument("--seed", type=int, default=1, help="the same seed gives the same actions and findings (1)")
     p.add_argument("--reply-time", type=_seconds, default=3.0, help="seconds a command may take to answer (3)")
+    p.add_argument(
+        "--phases",
+        type=_phases,
+        default=PHASES,
+        help=f"only these phases, comma-separated (default all: {','.join(PHASES)})",
+    )
     p.add_argument("--report", metavar="FILE", help="write the JSON report here")
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML page of the findings here")
     p.add_argument("--tests", metavar="FILE", help="write a pytest file with one test per finding here")
@@ -144,6 +158,7 @@ def main(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = No
             options=options,
             model=model,
             progress=progress,
+            phases=args.phases,
         )
     except BotStartError as exc:
         progress.done()

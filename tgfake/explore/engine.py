@@ -180,6 +180,7 @@ class Explorer:
         report.coverage = self.coverage
         report.mode = "webhook" if self.webhook else "polling"
         report.actions = list(self.log)
+        report.reply_time = self.settings.reply_time
         return report
 
     def _commands(self) -> None:

@@ -97,6 +97,7 @@ class Report:
     mode: str = "polling"
     stopped: str = ""
     """Why exploring ended early (budget, time), empty when every planned action ran."""
+    reply_time: float = 3.0
     actions: list[str] = field(default_factory=list)
     """Every act in the order done (the same seed gives the same list)."""
 
@@ -105,6 +106,7 @@ class Report:
             "command": self.command,
             "seed": self.seed,
             "budget": self.budget,
+            "reply_time": self.reply_time,
             "mode": self.mode,
             "stopped": self.stopped,
             "findings": [f.json() for f in self.findings],

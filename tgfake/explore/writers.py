@@ -37,7 +37,7 @@ from tgfake.explore import replay
 
 BOT = shlex.split(os.environ["BOT_CMD"]) if os.environ.get("BOT_CMD") else {report.command!r}
 CWD = {cwd or os.getcwd()!r}
-REPLY_TIME = 3.0
+REPLY_TIME = {report.reply_time!r}
 '''
     parts = [head]
     for n, finding in enumerate(report.findings, 1):
