@@ -26,9 +26,12 @@ PLAIN_KINDS = (
 )
 
 
-def run(plant: str = "", **kwargs: object) -> dict[str, object]:
-    report = explore([sys.executable, BOT], env={"PLANT": plant}, reply_time=REPLY_TIME, **kwargs)  # type: ignore[arg-type]
-    return report.json()
+def run(plant: str = "", mode: str = "polling", **kwargs: object) -> dict[str, object]:
+    env = {"PLANT": plant, "MODE": mode}
+    report = explore([sys.executable, BOT], env=env, reply_time=REPLY_TIME, **kwargs)  # type: ignore[arg-type]
+    answer = report.json()
+    assert answer["mode"] == mode
+    return answer
 
 
 def kinds(report: dict[str, object]) -> list[str]:
@@ -36,6 +39,7 @@ def kinds(report: dict[str, object]) -> list[str]:
 
 
 def test_the_correct_twin_comes_out_clean() -> None:
+    """Every phase, polling: no finding, and the coverage names what was tried."""
     report = run("")
     assert report["findings"] == []
     coverage = report["coverage"]
@@ -47,8 +51,15 @@ def test_the_correct_twin_comes_out_clean() -> None:
     assert report["stopped"] == ""
 
 
-def test_every_planted_bug_is_found_once_as_its_kind() -> None:
-    report = run(",".join(PLAIN_KINDS), phases=("commands", "texts", "names", "contents", "buttons"))
+def test_the_correct_twin_comes_out_clean_by_webhook() -> None:
+    report = run("", "webhook", phases=("commands", "texts", "names", "contents", "buttons", "faults"))
+    assert report["findings"] == []
+    assert len(report["coverage"]["buttons_tapped"]) >= 6  # type: ignore[index]
+
+
+@pytest.mark.parametrize("mode", ["polling", "webhook"])
+def test_every_planted_bug_is_found_once_as_its_kind(mode: str) -> None:
+    report = run(",".join(PLAIN_KINDS), mode, phases=("commands", "texts", "names", "contents", "buttons"))
     assert kinds(report) == sorted(PLAIN_KINDS)
     by_kind = {f["kind"]: f for f in report["findings"]}  # type: ignore[attr-defined]
     crash = by_kind["crash"]
@@ -71,9 +82,18 @@ def test_every_planted_bug_is_found_once_as_its_kind() -> None:
     assert "Hello, <b>" in by_kind["markup_injection"]["evidence"]["calls"][0]["params"]["text"]
 
 
-@pytest.mark.parametrize("kind", ["retry_after_ignored", "fault_not_recovered", "blocked_not_handled"])
-def test_a_planted_fault_bug_is_found(kind: str) -> None:
-    report = run(kind, phases=("commands", "faults"))
+@pytest.mark.parametrize(
+    ("kind", "mode"),
+    [
+        ("retry_after_ignored", "polling"),
+        ("fault_not_recovered", "polling"),
+        ("blocked_not_handled", "polling"),
+        ("retry_after_ignored", "webhook"),
+        ("blocked_not_handled", "webhook"),
+    ],
+)
+def test_a_planted_fault_bug_is_found(kind: str, mode: str) -> None:
+    report = run(kind, mode, phases=("commands", "faults"))
     assert kinds(report) == [kind]
     steps = report["findings"][0]["steps"]  # type: ignore[index]
     assert steps[0]["path"] == "/sim/fault"

@@ -138,11 +138,20 @@ def forbidden_send(ex: Explorer) -> None:
             "blocked_not_handled",
             f"the bot exited after {what}",
             outcome,
-            key="blocked_not_handled:exit",
+            key=f"blocked_not_handled:{what}",
             output=judge.traceback_in(outcome.output) or outcome.output[-4000:],
         )
         ex.bot.restart()
         return
+    trace = judge.traceback_in(outcome.output)
+    if trace:
+        ex.report(
+            "blocked_not_handled",
+            f"{judge.exception_line(trace)} after {what}",
+            outcome,
+            key=f"blocked_not_handled:{what}",
+            output=trace,
+        )
     ex.judge(outcome, expected=_injected("sendMessage", 403))
     _follow_up(ex, outcome, "blocked_not_handled", what)
 

@@ -5,6 +5,7 @@ person by name (HTML, escaped) under an inline keyboard [Count] [Info] [Refresh]
 It handles updates one by one, and survives a 429 (waits retry_after), a 5xx and a person who blocked it.
 
     TELEGRAM_API, BOT_TOKEN   where the Bot API is and the bot's token
+    MODE                      webhook: take updates by a webhook on a loopback port instead of polling
     PLANT                     the bugs, comma-separated: crash, no_reply, unanswered_callback, dead_button,
                               markup_injection, not_modified, too_long, api_refused, retry_after_ignored,
                               fault_not_recovered, blocked_not_handled
@@ -13,6 +14,7 @@ It handles updates one by one, and survives a 429 (waits retry_after), a 5xx and
 from __future__ import annotations
 
 import html
+import http.server
 import json
 import os
 import sys
@@ -203,8 +205,35 @@ def poll() -> None:
             handle(update)
 
 
+class Hook(http.server.BaseHTTPRequestHandler):
+    """Webhook mode: each update is handled before the answer (one at a time), then 200."""
+
+    def do_POST(self) -> None:
+        update = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        with LOCK:
+            handle(update)
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+LOCK = threading.Lock()
+
+
+def serve_webhook() -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+    call("setWebhook", url=f"http://127.0.0.1:{server.server_address[1]}/hook")
+    server.serve_forever()
+
+
 def main() -> None:
     call("setMyCommands", commands=[{"command": c, "description": d} for c, d in COMMANDS])
+    if os.environ.get("MODE") == "webhook":
+        serve_webhook()
+        return
     worker = threading.Thread(target=poll, daemon=True)
     worker.start()
     worker.join()
