@@ -13,6 +13,7 @@ Fixtures:
 - ``atgfake`` (function, async): the same as an :class:`~tgfake.testing.AsyncStandClient`.
 - ``tgfake_bot`` (function): starts a bot under test as a subprocess pointed at the stand, stops it after
   the test, and adds its output to the report when the test fails.
+- ``tgfake_explore`` (function): explores a bot and answers its report (tgfake/explore/plugin.py).
 
 Marker ``@pytest.mark.tgfake(...)``: ``script`` (the model's rules: a list, JSON text or a path),
 ``faults`` (a list of ``/sim/fault`` bodies), ``mode`` (``"echo"``: the model echoes), and options that
@@ -34,6 +35,7 @@ from typing import Any, Protocol
 
 import pytest
 
+from tgfake.explore.plugin import tgfake_explore  # noqa: F401  (the explorer's fixture, registered with the plugin)
 from tgfake.options import Options
 from tgfake.testing import (
     AsyncStandClient,
