@@ -115,3 +115,29 @@ def test_the_budget_bounds_the_actions() -> None:
     report = run("", budget=4)
     assert report["coverage"]["actions"] == 4  # type: ignore[index]
     assert report["stopped"] == "budget"
+
+
+PTB_BOT = str(Path(__file__).parent / "bots" / "ptb_bot.py")
+
+
+def run_ptb(plant: str, phases: tuple[str, ...]) -> list[str]:
+    report = explore([sys.executable, PTB_BOT], env={"PLANT": plant}, reply_time=REPLY_TIME, phases=phases)
+    return sorted(f.kind for f in report.findings)
+
+
+@pytest.mark.parametrize(
+    ("plant", "phases", "found"),
+    [
+        ("", ("commands", "texts", "names", "contents", "buttons", "faults"), []),
+        (",".join(PLAIN_KINDS), ("commands", "texts", "names", "contents", "buttons"), sorted(PLAIN_KINDS)),
+        ("retry_after_ignored", ("commands", "faults"), ["retry_after_ignored"]),
+        ("fault_not_recovered", ("commands", "faults"), ["fault_not_recovered", "fault_not_recovered"]),
+        ("blocked_not_handled", ("commands", "faults"), ["blocked_not_handled"]),
+    ],
+    ids=["twin", "plain-kinds", "retry_after_ignored", "fault_not_recovered", "blocked_not_handled"],
+)
+def test_python_telegram_bot_bugs_are_found_and_its_twin_is_clean(
+    plant: str, phases: tuple[str, ...], found: list[str]
+) -> None:
+    """The same kinds planted in a python-telegram-bot bot: its exceptions, its error handler, its retries."""
+    assert run_ptb(plant, phases) == found

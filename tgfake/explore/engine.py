@@ -491,32 +491,38 @@ class Explorer:
 
     # --- judging ---------------------------------------------------------------------------------------------------
     def judge(self, outcome: Outcome, *, expected: Callable[[BotCall], bool] | None = None) -> None:
-        """Findings from one act: a crash, refused calls, a command left unanswered."""
+        """Findings from one act: a crash, refused calls, a command left unanswered.
+
+        A traceback that is the library raising a refusal the act's calls show (``BadRequest: Message is too
+        long``) is that refusal's evidence, not a crash of its own.
+        """
         action = outcome.action
         trace = judge.traceback_in(outcome.output)
-        if not outcome.alive:
-            self.report(
-                "crash",
-                f"the bot exited after {action.label}",
-                outcome,
-                key=f"crash:exit:{judge.exception_line(trace)}",
-                output=trace or outcome.output[-4000:],
-            )
-            self.bot.restart()
-        elif trace and expected is None:
-            line = judge.exception_line(trace)
-            self.report("crash", f"{line} after {action.label}", outcome, key=f"crash:{line}", output=trace)
-        controlled = action.controlled
+        line = judge.exception_line(trace)
+        raised = False
         for call in outcome.calls:
             if call.ok or (expected is not None and expected(call)):
                 continue
-            kind = judge.refusal_kind(call, controlled, self.settings.flood_limits)
+            kind = judge.refusal_kind(call, action.controlled, self.settings.flood_limits)
             title = f"{call.method} refused after {action.label}: {call.status} {call.description}"
             key = f"{kind}:{call.method.lower()}:{call.description}"
             if kind == "markup_injection":
                 title = f"{call.method} with text a person controls refused: {call.description}"
                 key = f"{kind}:{call.method.lower()}"
-            self.report(kind, title, outcome, key=key, calls=[call])
+            shows = bool(trace) and judge.raises(line, call)
+            raised = raised or shows
+            self.report(kind, title, outcome, key=key, calls=[call], output=trace if shows else "")
+        if not outcome.alive:
+            self.report(
+                "crash",
+                f"the bot exited after {action.label}",
+                outcome,
+                key=f"crash:exit:{line}",
+                output=trace or outcome.output[-4000:],
+            )
+            self.bot.restart()
+        elif trace and expected is None and not raised:
+            self.report("crash", f"{line} after {action.label}", outcome, key=f"crash:{line}", output=trace)
         if action.expect_reply and outcome.alive and not any(judge.is_reply(c, action.chat_id) for c in outcome.calls):
             self.report(
                 "no_reply",

@@ -67,6 +67,21 @@ def _follow_up(ex: Explorer, after: Outcome, kind: str, what: str) -> None:
         ex.judge(outcome)
 
 
+def _died(ex: Explorer, outcome: Outcome, what: str) -> bool:
+    """The bot exited on the fault itself: it did not recover (started again, exploring goes on)."""
+    if outcome.alive:
+        return False
+    ex.report(
+        "fault_not_recovered",
+        f"the bot exited after {what}",
+        outcome,
+        key=f"fault_not_recovered:{what}",
+        output=judge.traceback_in(outcome.output) or outcome.output[-4000:],
+    )
+    ex.bot.restart()
+    return True
+
+
 def _injected(method: str, code: int) -> Callable[[BotCall], bool]:
     return lambda call: call.method.lower() == method.lower() and call.status == code
 
@@ -81,6 +96,8 @@ def retry_after(ex: Explorer) -> None:
     if outcome is None:
         return
     outcome.steps = list(action.setup) + outcome.steps
+    if _died(ex, outcome, what):
+        return
     sends = [c for c in outcome.calls if c.method.lower() == "sendmessage"]
     refused = [c for c in sends if c.status == 429]
     if refused:
@@ -105,6 +122,8 @@ def bad_gateway_send(ex: Explorer) -> None:
     if outcome is None:
         return
     outcome.steps = list(action.setup) + outcome.steps
+    if _died(ex, outcome, what):
+        return
     ex.judge(outcome, expected=_injected("sendMessage", 502))
     _follow_up(ex, outcome, "fault_not_recovered", what)
 
@@ -121,6 +140,8 @@ def bad_gateway_poll(ex: Explorer) -> None:
     if outcome is None:
         return
     outcome.steps = list(action.setup) + outcome.steps
+    if _died(ex, outcome, what):
+        return
     ex.judge(outcome, expected=_injected("getUpdates", 502))
     _follow_up(ex, outcome, "fault_not_recovered", what)
 

@@ -77,3 +77,9 @@ def exception_line(traceback: str) -> str:
     if lines[0].startswith(TRACEBACK):
         return lines[-1].strip()
     return lines[0].strip()
+
+
+def raises(exception: str, call: BotCall) -> bool:
+    """The exception line is a library raising this refusal (its description, the error class's prefix aside)."""
+    words = call.description.split(": ", 1)[-1].strip().lower()
+    return bool(words) and words in exception.lower()
