@@ -15,6 +15,7 @@ Fixtures:
   own first Bot API call (with its token), stops it after the test, and adds its output to the report when the test
   fails. How long a bot may take to make that call: ``--tgfake-ready-timeout`` / the ``tgfake_ready_timeout`` ini
   option (default 60 s), or ``ready_timeout=`` of one start.
+- ``tgfake_explore`` (function): explores a bot and answers its report (tgfake/explore/plugin.py).
 
 Marker ``@pytest.mark.tgfake(...)``: ``script`` (the model's rules: a list, JSON text or a path),
 ``faults`` (a list of ``/sim/fault`` bodies), ``mode`` (``"echo"``: the model echoes), and options that
@@ -39,6 +40,7 @@ from typing import Any, Protocol
 
 import pytest
 
+from tgfake.explore.plugin import tgfake_explore  # noqa: F401  (the explorer's fixture, registered with the plugin)
 from tgfake.options import Options
 from tgfake.testing import (
     DEFAULT_BOT_TOKEN,
