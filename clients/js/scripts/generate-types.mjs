@@ -2,6 +2,7 @@
 //
 //   node scripts/generate-types.mjs            writes src/generated/sim.ts
 //   node scripts/generate-types.mjs --check    exits 1 when src/generated/sim.ts differs from what the stand describes
+//   --file <path>                              another file to write or check
 //
 // The document is read from TGFAKE_URL (a running stand) or from a `tgfake --llm` started here on a free port
 // (TGFAKE_COMMAND overrides the command, e.g. "python -m tgfake"), so the model's routes are described too.
@@ -13,7 +14,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const TARGET = join(HERE, "..", "src", "generated", "sim.ts");
+const FILE = process.argv.indexOf("--file");
+const TARGET = FILE > 0 ? process.argv[FILE + 1] : join(HERE, "..", "src", "generated", "sim.ts");
 const STARTUP_MS = 60_000;
 
 /** The stand's origin: TGFAKE_URL, or a tgfake started here (stopped by the returned function). */
@@ -192,7 +194,7 @@ async function main() {
     // missing: stale
   }
   if (old === text) {
-    console.log("src/generated/sim.ts matches the stand's /sim/openapi.json");
+    console.log(`${TARGET} matches the stand's /sim/openapi.json`);
     return;
   }
   const a = old.split("\n");
@@ -200,7 +202,7 @@ async function main() {
   let i = 0;
   while (i < a.length && a[i] === b[i]) i++;
   console.error(
-    `src/generated/sim.ts is stale against ${url}/sim/openapi.json (run npm run generate in clients/js):\n` +
+    `${TARGET} is stale against ${url}/sim/openapi.json (run npm run generate in clients/js):\n` +
       `  line ${i + 1} is:        ${a[i] ?? "(end of file)"}\n  the stand describes: ${b[i] ?? "(end of file)"}`,
   );
   process.exit(1);

@@ -33,7 +33,7 @@ const POLL_GRACE = 1_000;
 export class TgfakeAssertionError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = "AssertionError";
+    this.name = "TgfakeAssertionError";
   }
 }
 
