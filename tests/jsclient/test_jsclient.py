@@ -3,7 +3,7 @@ runs only pytest: the package builds with ``tsc --strict`` as ESM and CommonJS, 
 stand's ``GET /sim/openapi.json`` (a stale copy fails the check, naming the line), the grammY and Telegraf suites
 (Vitest, two workers) and the node-telegram-bot-api suite (Jest) pass against the stand in polling and webhook mode,
 a failing test prints the bot's output, the transcript and the outbox, and ``npm pack``'s tarball installs into a
-fresh project that then talks to a stand.
+fresh project that runs the grammY dialog test of docs/node.md, copied from the page.
 
 Every Node step runs as a subprocess with a deadline. Without Node or ``npm ci`` at the repository root these tests
 are skipped on a developer's machine and fail in CI (tests/requirements.py).
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -250,7 +251,17 @@ def test_a_failing_jest_test_shows_the_bots_output_the_transcript_and_the_outbox
 # ---------------------------------------------------------------------------------------------------- the tarball
 
 
-def test_the_packed_tarball_installs_into_a_fresh_project(built: Path, stand: str, tmp_path: Path) -> None:
+def docs_files(section: str) -> dict[str, str]:
+    """The files a docs/node.md section writes out: each fenced block after a line naming it (`` `bot.js` ...``)."""
+    text = (ROOT / "docs" / "node.md").read_text()
+    body = text.split(f"## {section}\n", 1)[1].split("\n## ", 1)[0]
+    found = re.findall(r"^`([\w.]+)`[^\n]*\n\n```\w*\n(.*?)^```", body, re.MULTILINE | re.DOTALL)
+    return dict(found)
+
+
+def test_a_fresh_project_runs_the_docs_grammy_test_from_the_packed_tarball(
+    built: Path, stand: str, tmp_path: Path
+) -> None:
     npm = shutil.which("npm") or "npm"
     packed = run([npm, "pack", "--pack-destination", str(tmp_path), "--json"], PACKAGE, 60)
     assert packed.returncode == 0, shown(packed)
@@ -261,23 +272,22 @@ def test_the_packed_tarball_installs_into_a_fresh_project(built: Path, stand: st
     assert not [n for n in names if "/examples/" in n or "/test/" in n or "node_modules" in n], sorted(names)
     project = tmp_path / "fresh"
     project.mkdir()
-    (project / "package.json").write_text('{"name": "fresh", "version": "1.0.0", "private": true, "type": "module"}\n')
-    installed = run([npm, "install", "--offline", "--no-audit", "--no-fund", str(tarball)], project, 120)
+    (project / "package.json").write_text('{"name": "fresh", "version": "1.0.0", "private": true}\n')
+    files = docs_files("A dialog test with Vitest")
+    assert sorted(files) == ["bot.js", "bot.test.ts", "setup.ts", "vitest.config.mjs"], sorted(files)
+    for name, code in files.items():
+        (project / name).write_text(code)
+    # the versions CI locks, from npm's cache that npm ci filled (the registry only for what it lacks)
+    lock = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+    pins = [f"{name}@{lock[f'node_modules/{name}']['version']}" for name in ("grammy", "vitest", "vite")]
+    argv = [npm, "install", "--prefer-offline", "--no-audit", "--no-fund", "--save-dev", str(tarball), *pins]
+    installed = run(argv, project, 150)
     assert installed.returncode == 0, shown(installed)
-    (project / "dialog.mjs").write_text(
-        "import { TgfakeClient } from 'tgfake';\n"
-        "const root = new TgfakeClient(process.env.TGFAKE_URL);\n"
-        "const session = await root.openSession();\n"
-        "const tg = new TgfakeClient(session.url);\n"
-        "const sent = await tg.send('/start', { user: 'bob' });\n"
-        "console.log(JSON.stringify({ chat: sent.chatId, transcript: await tg.transcript() }));\n"
-        "await root.endSession(session.id);\n"
-    )
+    dialog = run(["node", str(project / "node_modules" / "vitest" / "vitest.mjs"), "run"], project, TGFAKE_URL=stand)
+    assert dialog.returncode == 0, shown(dialog)
+    assert "Tests  1 passed (1)" in dialog.stdout, shown(dialog)
     (project / "require.cjs").write_text(
         "console.log(typeof require('tgfake').TgfakeClient, typeof require('tgfake/jest').setupTgfake)\n"
     )
-    dialog = run(["node", "dialog.mjs"], project, 60, TGFAKE_URL=stand)
-    assert dialog.returncode == 0, shown(dialog)
-    assert json.loads(dialog.stdout) == {"chat": 4343, "transcript": "[1] bob: /start\n"}
     required = run(["node", "require.cjs"], project, 60)
     assert (required.returncode, required.stdout) == (0, "function function\n"), shown(required)
