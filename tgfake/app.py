@@ -24,6 +24,7 @@ from yarl import URL
 
 import llmstub
 from tgfake import downloads, errors
+from tgfake.botapi import schema
 from tgfake.clock import Clock
 from tgfake.delivery import Deliveries
 from tgfake.errors import TelegramError
@@ -136,7 +137,8 @@ def create_app(
     sessions.on_start.append(partial(_fetch_for, fetcher))
     sessions.on_end.append(lambda session: deliveries.stop(session.stand))
     register_sim(app)
-    register_page(app)
+    register_page(app)  # the page's bytes, and below the Bot API's parameter table, are read now: a reinstall
+    schema.load()  # under a running stand cannot take package data away from it
     if model is not None:
         model.register(app)
         root.reset_hooks.append(model.reset)

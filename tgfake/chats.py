@@ -249,11 +249,18 @@ class Chat:
         return out
 
     def members_view(self) -> list[dict[str, Any]]:
-        """Who is in the chat, as the sim shows it (the chat view, the world routes' answers)."""
-        return [
-            {"user_id": m.user.id, "name": m.user.handle, "is_bot": m.user.is_bot, "status": m.status}
-            for m in self.members.values()
-        ]
+        """Who is in the chat, as the sim shows it (the chat view, the world routes' answers): each account's
+        names apart, as a Telegram ``User`` has them (``last_name`` and ``username`` only when set)."""
+        out = []
+        for m in self.members.values():
+            user = m.user
+            item: dict[str, Any] = {"user_id": user.id, "first_name": user.first_name}
+            if user.last_name:
+                item["last_name"] = user.last_name
+            if user.username:
+                item["username"] = user.username
+            out.append(item | {"is_bot": user.is_bot, "status": m.status})
+        return out
 
     def member(self, user_id: int) -> Member | None:
         return self.members.get(user_id)
@@ -509,14 +516,9 @@ def service_text(service: dict[str, Any], who: str) -> str:
         return f"{who} reopened the topic"
     if "pinned_message" in service:
         return f"{who} pinned message {service['pinned_message']['message_id']}"
-    if "invoice" in service:
-        invoice = service["invoice"]
-        return f"{who} sent an invoice: {invoice['title']} ({invoice['total_amount']} {invoice['currency']})"
     for key, verb in (("successful_payment", "paid"), ("refunded_payment", "was refunded")):
         if key in service:
             return f"{who} {verb} {service[key]['total_amount']} {service[key]['currency']}"
-    if "game" in service:
-        return f"{who} sent the game {service['game']['title']}"
     if "migrate_to_chat_id" in service:
         return f"the group became the supergroup {service['migrate_to_chat_id']}"
     if "migrate_from_chat_id" in service:

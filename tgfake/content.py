@@ -203,6 +203,10 @@ def media_label(media: Media) -> str:
         return f"[dice {d['emoji']} {d['value']}]"
     if kind == "poll":
         return poll_label(d)
+    if kind == "invoice":
+        return f"[invoice {d['title']!r}: {d['total_amount']} {d['currency']}] {d['description']}"
+    if kind == "game":
+        return f"[game {d['title']!r}]"
     if kind == "paid_media":
         return f"[paid media {d['star_count']}⭐: {', '.join(m['type'] for m in d['paid_media'])}]"
     if kind == "users_shared":

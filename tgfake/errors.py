@@ -57,6 +57,8 @@ CUSTOM_EMOJI_INVALID = "Bad Request: invalid custom emoji identifier specified"
 DATE_INVALID = "Bad Request: invalid date specified"
 
 # --- keyboards ---------------------------------------------------------------------------------------------------
+MARKUP_NOT_JSON = "Bad Request: can't parse reply keyboard markup JSON object"  # Client.cpp's get_reply_markup
+MARKUP_NOT_OBJECT = "Bad Request: object expected as reply markup"
 KEYBOARD_NOT_ARRAY = 'Bad Request: Field "inline_keyboard" must be of type Array'
 BUTTON_TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
 BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"

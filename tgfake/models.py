@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
@@ -21,7 +22,7 @@ def _chat_id(value: int) -> int:
     return value
 
 
-def _longest(limit: int, count: Any) -> Any:
+def _longest(limit: int, count: Callable[[str], int]) -> AfterValidator:
     """A check that ``count(text)`` (how Telegram counts this kind of text) is at most ``limit``."""
 
     def check(text: str) -> str:
@@ -55,7 +56,7 @@ UserId = Annotated[int, Field(ge=0, lt=bounds.MAX_USER_ID + 1)]
 """A person's id: positive, at most 52 bits (0 picks the default person)."""
 ChatId = Annotated[int, Field(ge=bounds.MIN_CHAT_ID, lt=bounds.MAX_USER_ID + 1), AfterValidator(_chat_id)]
 """In Telegram's ranges: a person's id (their private chat), a group's or a supergroup's (0 picks the default)."""
-MessageId = Annotated[int, Field(ge=0, lt=1 << 31)]
+MessageId = Annotated[int, Field(ge=0, lt=bounds.MAX_MESSAGE_ID + 1)]
 """Message ids are positive 32-bit integers in every chat (0: none given)."""
 Count = Annotated[int, Field(ge=-(1 << 31), lt=1 << 31)]
 Int64 = Annotated[int, Field(ge=-(1 << 63), lt=1 << 63)]

@@ -195,6 +195,7 @@ class Stand:
         self.reset_hooks: list[Callable[[], None]] = []  # other parts of the origin (the model) reset with us
         self.first_bot = self._make_first_bot()  # "the bot" until one calls; the first token claims it
         self.latest_bot: Bot | None = None  # the bot of the latest Bot API call (kept across resets)
+        self.named_bot: Bot | None = None  # the first bot to call since the last reset: a transcript's "bot"
         self.pinned_bot: Bot | None = self.first_bot if self.options.all_tokens else None  # --token pins its first
         for token in self.options.all_tokens[1:]:
             self._register_token(token)
@@ -408,6 +409,7 @@ class Stand:
             gc.unfreeze()  # the old history is garbage now: let the collector see it again
         for bot in self.bots.values():
             bot.forget()
+        self.named_bot = None
         for hook in self.reset_hooks:
             hook()
         self.calls_signal.fire()
@@ -876,6 +878,8 @@ class Stand:
             bot = self.bot_for_token(token)
             bot_id = bot.id
             self.latest_bot = bot  # "the bot" from now on, unless a default is pinned (default_bot)
+            if self.named_bot is None:
+                self.named_bot = bot
             if bot.logged_out and method.lower() not in ("logout", "close"):
                 raise TelegramError(400, errors.LOGGED_OUT)
             fault = self.world.faults.fire(method, params)
@@ -927,14 +931,16 @@ class Stand:
         return ChatView(self, chat_id, bot or self.default_bot)
 
     def sender_name(self, msg: StoredMessage) -> str:
-        """Who a transcript line names: ``bot`` for the default bot, another bot's username, the person's."""
+        """Who a transcript line names: ``bot`` for the pinned bot, else the first bot to call since the last reset
+        (a name that stays put while several bots poll in turn), another bot's username, the person's."""
         sender = msg.sender
         if sender is None:
             return "user"
         if msg.sender_chat is not None:  # on behalf of a chat: the chat signs it
             return msg.sender_chat.username or msg.sender_chat.title
         if sender.is_bot:
-            return "bot" if sender.id == self.default_bot.id else sender.username
+            named = self.pinned_bot or self.named_bot or self.first_bot
+            return "bot" if sender.id == named.id else sender.username
         return sender.username or "user"
 
     def chat_view(self, chat_id: int, bot: Bot | None = None) -> dict[str, Any]:

@@ -406,7 +406,7 @@ DEEP = "[" * 100_000
 @pytest.mark.parametrize(
     ("method", "params", "status", "description"),
     [
-        ("sendMessage", {"reply_markup": DEEP}, 200, None),
+        ("sendMessage", {"reply_markup": DEEP}, 400, "Bad Request: can't parse reply keyboard markup JSON object"),
         ("sendMessage", {"reply_parameters": DEEP}, 400, "Bad Request: can't parse reply parameters JSON object"),
         ("getUpdates", {"allowed_updates": DEEP}, 400, "Bad Request: can't parse allowed_updates JSON array"),
         ("setMyCommands", {"commands": DEEP}, 400, "Bad Request: can't parse commands JSON object"),

@@ -14,6 +14,7 @@ from tests.conftest import Wire
 TIMEOUT_BOUND = "timeout must be between 0 and 60 seconds"
 STARS = {"title": "Boost", "description": "A boost", "payload": "boost-1", "currency": "XTR"}
 ONE = json.dumps([{"label": "Boost", "amount": 50}])
+CHANNEL_BOT = "a bot is in a channel only as its administrator: promote @tgfake_bot instead"
 
 
 async def answer(wire: Wire, verb: str, path: str, body: Any = None) -> tuple[int, Any]:
@@ -81,6 +82,8 @@ async def test_a_payment_waits_within_the_same_bound(wire: Wire, body: Any, erro
         ("/sim/vote", {"message_id": -1}, "message_id: Input should be greater than or equal to 0"),
         ("/sim/vote", {"message_id": 2147483648}, "message_id: Input should be less than 2147483648"),
         ("/sim/pay", {"message_id": -1}, "message_id: Input should be greater than or equal to 0"),
+        ("/sim/pay", {"tip": -1}, "tip: Input should be greater than or equal to 0"),
+        ("/sim/pay", {"tip": 2**64}, "tip: Input should be less than 9223372036854775808"),
         ("/sim/edit", {"message_id": 2**40, "text": "x"}, "message_id: Input should be less than 2147483648"),
         ("/sim/delete", {"user_id": 2**64}, "user_id: Input should be less than 4503599627370496"),
         ("/sim/react", {"chat_id": -(2**60)}, "chat_id: Input should be greater than or equal to -1997852516351"),
@@ -272,3 +275,23 @@ async def test_a_stars_invoice_takes_no_shipping_option(wire: Wire) -> None:
         {"error": "a Stars invoice takes no shipping_option_id (there is no shipping query)"},
     )
     assert [u for u in await wire.ok("getUpdates", timeout=0) if "pre_checkout_query" in u] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "error"),
+    [
+        ({"members": ["bob", "bob"]}, 409, "bob is already in chat -1000000000001"),
+        ({"members": ["alice"]}, 409, "alice is already in chat -1000000000001"),
+        ({"type": "channel", "members": ["@tgfake_bot"]}, 400, CHANNEL_BOT),
+        ({"admins": [4242]}, 400, "the owner of a chat is already its administrator"),
+    ],
+)
+async def test_a_chat_refused_for_who_is_in_it_leaves_nothing(
+    wire: Wire, body: dict[str, Any], status: int, error: str
+) -> None:
+    """The chat used to be made (and announced) before its lineup was refused."""
+    await wire.ok("getMe")
+    before = await world(wire)
+    assert await wire.sim("POST", "/sim/chats", {"title": "Club", **body}) == (status, {"error": error})
+    after = await world(wire)
+    assert (after[0], after[1], after[3]) == (before[0], before[1], before[3])

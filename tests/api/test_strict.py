@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.conftest import Wire, WireFactory
 from tgfake.cli import build_parser
+from tgfake.errors import TelegramError
+from tgfake.world.bots import check_token_shape
 
 SHOP = "7001:shop-secret"
 INVALID = "Unauthorized: invalid token specified"
@@ -102,3 +107,32 @@ async def test_leniency_stays_the_default(wire: Wire) -> None:
     channel = await wire.ok("sendMessage", token="None", chat_id=-1009999999, text="made too")
     assert channel["chat"]["id"] == -1009999999
     assert [c["chat_id"] for c in (await wire.sim("GET", "/sim/chats"))[1]["chats"]] == [-1009999999, 999999]
+
+
+def telegram_token_check(token: str) -> tuple[int, str] | None:
+    """ClientManager::send's look at a token, written out independently: None when it passes."""
+    if not token or token[0] == "0" or len(token) > 80 or "/" in token or ":" not in token:
+        return 401, INVALID
+    head = token[: token.index(":")]
+    # td::to_integer_safe: the text must be exactly the decimal spelling of an int64
+    if re.fullmatch(r"-?[1-9][0-9]*", head) is None or not -(2**63) <= int(head) < 2**63:
+        return 421, UNALLOWED
+    return None if 0 < int(head) < 2**54 else (401, INVALID)
+
+
+TOKENS = st.one_of(
+    st.text(max_size=90),
+    st.from_regex(r"[-+0-9]{0,21}:[A-Za-z0-9_/-]{0,85}", fullmatch=True),
+    st.builds(lambda n, s: f"{n}:{s}", st.integers(-(2**64), 2**64), st.text(max_size=80)),
+)
+
+
+@given(TOKENS)
+def test_the_token_shape_check_is_client_managers(token: str) -> None:
+    expected = telegram_token_check(token)
+    if expected is None:
+        check_token_shape(token)
+        return
+    with pytest.raises(TelegramError) as refused:
+        check_token_shape(token)
+    assert (refused.value.status, refused.value.description) == expected

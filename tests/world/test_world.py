@@ -300,3 +300,32 @@ async def test_a_persons_last_name_is_in_their_messages_and_their_membership(wir
     assert (await wire.ok("getChatMember", chat_id=cid, user_id=675666224))["user"]["last_name"] == "Renamed"
     await sim_ok(wire, "/sim/message", {"user_id": 675666224, "text": "no name given"})
     assert (await wire.ok("getChatMember", chat_id=cid, user_id=675666224))["user"]["last_name"] == "Renamed"
+
+
+async def test_the_chat_views_members_carry_first_name_and_username_apart(wire: Wire) -> None:
+    cid = await new_group(wire, members=["carol", "@tgfake_bot"])
+    await wire.say("hi", chat_id=cid, user_id=5555, first_name="Dana", last_name="Scully")
+    status, view = await wire.sim("GET", f"/sim/chat/{cid}")
+    assert status == 200, view
+    members = {m["first_name"]: m for m in view["members"]}
+    assert members["Carol"] == {
+        "user_id": 4444,
+        "first_name": "Carol",
+        "username": "carol",
+        "is_bot": False,
+        "status": "member",
+    }
+    assert members["Dana"] == {
+        "user_id": 5555,
+        "first_name": "Dana",
+        "last_name": "Scully",
+        "is_bot": False,
+        "status": "member",
+    }
+    assert members["tgfake"]["username"] == "tgfake_bot"
+    assert all("name" not in m for m in view["members"])
+    made = await sim_ok(wire, "/sim/chats", {"type": "group", "title": "Book club", "members": ["carol"]})
+    assert [(m["first_name"], m.get("username"), m["status"]) for m in made["chat"]["members"]] == [
+        ("Alice", "alice", "creator"),
+        ("Carol", "carol", "member"),
+    ]

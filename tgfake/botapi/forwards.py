@@ -37,9 +37,6 @@ if TYPE_CHECKING:
 MAX_IDS = 100
 INT32 = 2**31
 
-# What a message with a service dict may be and still travel: the stand keeps games and invoices as service dicts.
-TRAVELLING_SERVICE = frozenset({"game", "invoice"})
-NOT_COPIED_SERVICE = frozenset({"invoice"})
 NOT_COPIED_MEDIA = frozenset({"paid_media", "invoice", "giveaway", "giveaway_winners"})
 # What a new message never inherits: its place in the chat, its state, and who reacted to it.
 FRESH: dict[str, Any] = {
@@ -89,14 +86,12 @@ def _poll(msg: StoredMessage) -> dict[str, Any] | None:
 
 def travels(ctx: BotCall, msg: StoredMessage, *, is_copy: bool) -> bool:
     """TDLib's ``can_forward_message`` (and ``can_forward_message_content``) for a bot."""
-    if msg.service and not TRAVELLING_SERVICE.intersection(msg.service):
+    if msg.service:  # a service message never travels; games and invoices are content, and do
         return False
     if not is_copy and msg.protected:
         return False
     if not is_copy:
         return True
-    if msg.service and NOT_COPIED_SERVICE.intersection(msg.service):
-        return False
     if msg.media is not None and msg.media.kind in NOT_COPIED_MEDIA:
         return False
     poll = _poll(msg)

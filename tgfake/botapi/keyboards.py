@@ -57,10 +57,8 @@ def parse_send_markup(raw: str | None, chat_type: str) -> Markup:
 
 
 def parse_inline_keyboard(raw: str | None, chat_type: str) -> Keyboard | None:
-    """An edit's ``reply_markup``: an inline keyboard or None; any other markup is refused, as Telegram does.
-
-    A markup that is not a JSON object is ignored.
-    """
+    """An edit's ``reply_markup``: an inline keyboard or None; any other markup (or text that is no JSON object)
+    is refused, as Telegram does."""
     inline, _ = parse_markup(raw, chat_type, edit=True)
     return inline
 
@@ -68,8 +66,9 @@ def parse_inline_keyboard(raw: str | None, chat_type: str) -> Keyboard | None:
 def parse_markup(raw: str | None, chat_type: str, *, edit: bool = False) -> tuple[Keyboard | None, ReplyMarkup | None]:
     """``reply_markup`` read as Telegram reads it: (inline keyboard, other markup), at most one of them set.
 
-    A markup that is not a JSON object is ignored (as the reference stand does). Refusals are Telegram's, in its
-    order: the reply keyboard's shape and buttons, the inline keyboard's, then td's chat rules.
+    Refusals are Telegram's, in its order: text that is not JSON, JSON that is not an object (Client.cpp's
+    ``get_reply_markup``), the reply keyboard's shape and buttons, the inline keyboard's, then td's chat rules. A
+    method reads its markup before it changes anything, as Client.cpp does.
     """
     if not raw:
         return None, None
@@ -96,9 +95,9 @@ def _parse_markup(raw: str, chat_type: str, edit: bool) -> tuple[Keyboard | None
     try:
         markup = loads(raw)
     except ValueError:
-        return None, None
+        raise bad_request(errors.MARKUP_NOT_JSON) from None
     if not isinstance(markup, dict):
-        return None, None
+        raise bad_request(errors.MARKUP_NOT_OBJECT)
     rows = _reply_rows(markup) if "keyboard" in markup else []
     inline = parse_inline_rows(markup, chat_type) if "inline_keyboard" in markup else None
     other = _choose(markup, rows, chat_type)

@@ -276,11 +276,14 @@ async def send_poll(ctx: BotCall, p: Params) -> Any:
 @bot_method("stopPoll")
 async def stop_poll(ctx: BotCall, p: Params) -> Any:
     """Close the bot's own poll now; answers the final Poll. The message's inline keyboard becomes
-    ``reply_markup`` (none given removes it, as an edit does)."""
-    cid = chat_id(p)
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
+    ``reply_markup`` (none given removes it, as an edit does).
+
+    In ``process_stop_poll_query``'s order: the markup is parsed first, then the business connection, then the
+    chat and the message; nothing changes until all of them are read."""
+    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(p.chat()))
     if p.text("business_connection_id"):
         raise no_business_connection()
+    cid = chat_id(p)
     chat = ctx.chat(cid)
     msg = chat.live(parse_int(p.text("message_id")) or 0) if chat is not None else None
     if chat is None or msg is None:

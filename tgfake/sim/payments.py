@@ -6,6 +6,8 @@ invoice (the newest in the chat when no ``message_id`` is given).
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from aiohttp import web
 from pydantic import Field
 
@@ -34,7 +36,7 @@ class PayIn(TargetIn):
     email: str = ""
     shipping_address: dict[str, str] = Field(default_factory=dict)
     shipping_option_id: str = ""
-    tip: int = 0
+    tip: Annotated[int, Field(ge=0, lt=1 << 63)] = 0  # in the currency's smallest units, as td's int64
     timeout: WaitSeconds = 10.0
 
 

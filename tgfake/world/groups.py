@@ -142,6 +142,7 @@ def create_chat(
     )
     if chat_type != "channel":
         chat.permissions = default_permissions()
+    _check_lineup(stand, chat, owner, joining, promoted)
     stand.world.chats[chat.id] = chat
     chat.members[owner.id] = Member(user=owner, status=CREATOR)
     created = {"group": "group_chat_created", "supergroup": "supergroup_chat_created"}.get(chat_type)
@@ -154,6 +155,22 @@ def create_chat(
     if linked is not None:
         chat.linked_chat_id, linked.linked_chat_id = linked.id, chat.id
     return chat
+
+
+def _check_lineup(stand: Stand, chat: Chat, owner: User, joining: list[User], promoted: list[User]) -> None:
+    """The refusals :func:`add` and :func:`promote` would make, made before the chat exists: a chat refused for
+    who is in it (a name twice, the owner as a member, a bot where it can't be) leaves nothing behind."""
+    present = {owner.id}
+    for account in joining:
+        may_add(stand, chat, account)
+        if account.id in present:
+            raise SimError(409, f"{account.handle} is already in chat {chat.id}")
+        present.add(account.id)
+    for account in promoted:
+        if account.id == owner.id:
+            raise SimError(400, "the owner of a chat is already its administrator")
+        if account.id not in present:
+            may_join(stand, chat, account)
 
 
 def _discussion_partner(stand: Stand, chat_type: str, linked_chat_id: int) -> Chat:
@@ -192,12 +209,17 @@ def may_join(stand: Stand, chat: Chat, account: User) -> None:
             raise SimError(400, f"@{bot.username} can't be added to groups (BotFather: can_join_groups off)")
 
 
-def add(stand: Stand, chat: Chat, account: User, *, by: User) -> Member:
-    """``by`` adds ``account`` (a person or a bot) as a member; a bot needs ``can_join_groups``. Telegram puts bots
-    in channels only as administrators (:func:`promote`)."""
+def may_add(stand: Stand, chat: Chat, account: User) -> None:
+    """Whether ``account`` may be added as a member: a bot is in a channel only as its administrator."""
     if account.is_bot and chat.type == "channel":
         raise SimError(400, f"a bot is in a channel only as its administrator: promote @{account.handle} instead")
     may_join(stand, chat, account)
+
+
+def add(stand: Stand, chat: Chat, account: User, *, by: User) -> Member:
+    """``by`` adds ``account`` (a person or a bot) as a member; a bot needs ``can_join_groups``. Telegram puts bots
+    in channels only as administrators (:func:`promote`)."""
+    may_add(stand, chat, account)
     current = chat.members.get(account.id)
     if current is not None and current.present:
         raise SimError(409, f"{account.handle} is already in chat {chat.id}")
