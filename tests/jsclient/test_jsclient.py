@@ -137,6 +137,10 @@ def test_the_package_builds_with_tsc_strict_as_esm_and_commonjs(built: Path) -> 
             assert (built / kind / name).is_file(), f"dist/{kind}/{name}"
     assert (built / "esm" / "vitest.js").is_file()
     assert json.loads((built / "cjs" / "package.json").read_text()) == {"type": "commonjs"}
+    # the Vitest suites (examples, failing reports) type-check against the built declarations, strictly
+    tsc = ROOT / "node_modules" / "typescript" / "bin" / "tsc"
+    typed = run(["node", str(tsc), "-p", "tsconfig.tests.json"], PACKAGE, 120)
+    assert typed.returncode == 0, shown(typed)
     names = ["alice", "bob", "zed", "Ünïcode"]
     expected = [user_id_for(n) for n in names]  # the Node port of the stand's stable ids, crc32 and all
     ids = f"{json.dumps(names)}.map((n) => t.userIdFor(n))"

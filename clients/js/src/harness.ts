@@ -127,6 +127,9 @@ export const tgfake: TgfakeClient = new Proxy({} as TgfakeClient, {
     const value = Reflect.get(client, name, client) as unknown;
     return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(client) : value;
   },
+  set(_target, name, value) {
+    return Reflect.set(harness().client, name, value);
+  },
 });
 
 /** Start a bot for the running test (see {@link Harness.startBot}). */
