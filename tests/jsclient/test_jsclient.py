@@ -1,5 +1,6 @@
 """The Node client package (clients/js, npm package ``tgfake``) and its three example suites, run from pytest as CI
-runs only pytest: the package builds with ``tsc --strict`` as ESM and CommonJS, its generated types are the live
+runs only pytest: the package builds with ``tsc --strict`` as ESM and CommonJS, its methods work through the wire,
+its generated types are the live
 stand's ``GET /sim/openapi.json`` (a stale copy fails the check, naming the line), the grammY and Telegraf suites
 (Vitest, two workers) and the node-telegram-bot-api suite (Jest) pass against the stand in polling and webhook mode,
 a failing test prints the bot's output, the transcript and the outbox, and ``npm pack``'s tarball installs into a
@@ -170,6 +171,13 @@ def test_the_generated_types_are_the_stands_openapi_document(built: Path, stand:
     assert f"{stale} is stale against {stand}/sim/openapi.json (run npm run generate in clients/js)" in done.stderr
     assert f"line {number} is:" in done.stderr, done.stderr
     assert "quote?: string;" in done.stderr, done.stderr
+
+
+def test_the_clients_methods_through_the_wire(built: Path, stand: str) -> None:
+    """clients/js/test/client: each method against the stand, the test playing the bot with Bot API calls."""
+    done = run(["node", str(VITEST), "run"], PACKAGE / "test" / "client", TGFAKE_URL=stand)
+    assert done.returncode == 0, shown(done)
+    assert "Tests  14 passed (14)" in done.stdout, shown(done)
 
 
 # ---------------------------------------------------------------------------------------------------- the examples
