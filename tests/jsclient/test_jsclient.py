@@ -187,11 +187,12 @@ def test_the_clients_methods_through_the_wire(built: Path, stand: str) -> None:
 @pytest.mark.parametrize("mode", ["polling", "webhook"])
 def test_the_example_suites_pass_against_the_stand(built: Path, stand: str, mode: str) -> None:
     """The three suites at once against one stand (each test its own session), Vitest with two workers; in polling
-    mode the grammY suite starts its own tgfake from PATH (the helper's globalSetup) instead."""
+    mode the grammY and the node-telegram-bot-api suites start their own tgfake from PATH instead (the helpers'
+    global setups for Vitest and Jest)."""
     procs: dict[str, subprocess.Popen[str]] = {}
     for suite in SUITES:
         env = node_env(BOT_MODE=mode)
-        if not (suite == "grammy-vitest" and mode == "polling"):
+        if suite == "telegraf-vitest" or mode == "webhook":
             env["TGFAKE_URL"] = stand
         if suite.endswith("vitest"):
             argv = ["node", str(VITEST), "run", "--maxWorkers=2", "--minWorkers=2"]
