@@ -177,7 +177,7 @@ def test_the_clients_methods_through_the_wire(built: Path, stand: str) -> None:
     """clients/js/test/client: each method against the stand, the test playing the bot with Bot API calls."""
     done = run(["node", str(VITEST), "run"], PACKAGE / "test" / "client", TGFAKE_URL=stand)
     assert done.returncode == 0, shown(done)
-    assert "Tests  14 passed (14)" in done.stdout, shown(done)
+    assert "Tests  16 passed (16)" in done.stdout, shown(done)
 
 
 # ---------------------------------------------------------------------------------------------------- the examples

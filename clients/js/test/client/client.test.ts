@@ -98,6 +98,38 @@ describe("the person", () => {
     expect(byId.get(said.messageId)).toMatchObject({ text: "fixed", edited: true });
     expect(byId.get(gone.messageId)?.deleted ?? true).toBe(true);
   });
+
+  test("pay: the bot's invoice, its pre-checkout answer, the invoice's outcome", async () => {
+    const invoice = await bot("sendInvoice", {
+      chat_id: 4242,
+      title: "Tea",
+      description: "A cup",
+      payload: "tea-1",
+      currency: "XTR",
+      prices: [{ label: "Tea", amount: 5 }],
+    });
+    expect(invoice.ok).toBe(true);
+    const paying = tgfake.pay(invoice.result.message_id);
+    const updates = (await bot("getUpdates", { timeout: 5 })).result as Array<Record<string, any>>; // eslint-disable-line
+    const query = updates.find((u) => u.pre_checkout_query)!.pre_checkout_query;
+    expect(query).toMatchObject({ currency: "XTR", total_amount: 5, invoice_payload: "tea-1" });
+    expect((await bot("answerPreCheckoutQuery", { pre_checkout_query_id: query.id, ok: true })).ok).toBe(true);
+    expect(await paying).toMatchObject({ status: "paid" });
+  });
+  test("inline: the bot's answer to @bot query, and the result the person chooses", async () => {
+    await tgfake.sim("POST", "bots/123456/inline", { enabled: true }); // BotFather's /setinline
+    const asking = tgfake.inline("pizza");
+    const updates = (await bot("getUpdates", { timeout: 5 })).result as Array<Record<string, any>>; // eslint-disable-line
+    const query = updates.find((u) => u.inline_query)!.inline_query;
+    expect(query.query).toBe("pizza");
+    const results = [{ type: "article", id: "margherita", title: "Margherita", input_message_content: { message_text: "One Margherita" } }];
+    expect((await bot("answerInlineQuery", { inline_query_id: query.id, results })).ok).toBe(true);
+    const answer = await asking;
+    expect((answer.results as Array<{ id: string }>).map((r) => r.id)).toEqual(["margherita"]);
+    const chosen = await tgfake.choose("margherita");
+    expect(chosen.chatId).toBe(4242);
+    expect(await tgfake.transcript()).toContain("One Margherita");
+  });
 });
 
 describe("the world", () => {
