@@ -25,6 +25,7 @@ from yarl import URL
 import llmstub
 from tgfake import downloads, errors
 from tgfake.botapi import schema
+from tgfake.botapi.pipeline import envelope_of
 from tgfake.clock import Clock
 from tgfake.delivery import Deliveries
 from tgfake.errors import TelegramError
@@ -33,7 +34,7 @@ from tgfake.options import Options
 from tgfake.page import register_page
 from tgfake.sessions import PREFIX, Session, Sessions
 from tgfake.sim import register_sim
-from tgfake.stand import Stand, envelope_of
+from tgfake.stand import Stand
 from tgfake.urlfiles import UrlFetcher
 from tgfake.wire import answering, encoded_envelope, envelope_response, read_params, sim_json
 
@@ -98,7 +99,7 @@ async def bot_api(request: web.Request) -> web.StreamResponse:
         params = await read_params(request)
     except TelegramError as exc:  # refused while reading, as td's HTTP reader does: before any method, unrecorded
         return envelope_response(exc.status, envelope_of(exc))
-    served = await stand_of(request).serve(token, method, params)
+    served = await stand_of(request).pipeline.serve(token, method, params)
     return encoded_envelope(served.status, served.body, served.retry_after)
 
 

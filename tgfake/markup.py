@@ -2,7 +2,7 @@
 the keyboard a person has in a chat.
 
 Parsing them from ``reply_markup`` is the Bot API's job (tgfake/botapi/keyboards.py); who sees which keyboard is a
-rule of the world (tgfake/reply_keyboards.py). Both stand on these objects, and so do the chats that keep them.
+rule of the world (tgfake/world/keyboards.py). Both stand on these objects, and so do the chats that keep them.
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ from tgfake.options import URL_FILES
 from tgfake.params import Params, Upload
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_URL_FILE = MAX_DOWNLOAD_BYTES
 """The Bot API's promise for files sent by URL: 20 MB (a photo 5 MB: tgfake.media.MAX_URL_PHOTO)."""

@@ -23,7 +23,7 @@ from ..http import SURROGATES, error_response, json_response, read_post_object
 from .sounds import CONTENT_TYPES, silence
 
 if TYPE_CHECKING:
-    from ..model import Model
+    from ..serving import ServingModel as Model  # the model serving the request (llmstub/serving.py)
 
 __all__ = ["MAX_FILE", "RESPONSE_FORMATS", "speech", "transcriptions", "translations"]
 

@@ -20,7 +20,7 @@ from tgfake.params import Params
 from tgfake.text import format_text
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 REFUSAL_ONLY = True
 

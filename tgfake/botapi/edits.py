@@ -27,9 +27,10 @@ from tgfake.content import CAPTIONED, SPOILERED, Media
 from tgfake.errors import bad_request
 from tgfake.markup import Keyboard
 from tgfake.params import Params, parse_int
+from tgfake.world import rooms
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MEDIA_KINDS = frozenset({"animation", "audio", "document", "photo", "live_photo", "video"})
 """What editMessageMedia puts in, and (with text) what it may replace."""
@@ -71,7 +72,7 @@ def editable(ctx: BotCall, msg: StoredMessage) -> bool:
 def finish(ctx: BotCall, chat: Chat, msg: StoredMessage, keyboard: Keyboard | None) -> Any:
     msg.keyboard = keyboard
     msg.edit_date = ctx.unix_now()
-    ctx.stand.deliver(chat, msg, edited=True)
+    rooms.deliver(ctx.telegram, chat, msg, edited=True)
     return True if msg.inline_message_id else ctx.message_json(chat, msg)  # an inline edit answers true
 
 

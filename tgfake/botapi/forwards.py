@@ -32,7 +32,7 @@ from tgfake.params import Params, loads
 from tgfake.world import polls
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_IDS = 100
 INT32 = 2**31
@@ -68,7 +68,7 @@ def travelling(ctx: BotCall, src: StoredMessage, *, is_copy: bool, **changes: An
     messages, as on Telegram); a copied one is a new poll without votes."""
     base = duplicate(src, **changes)
     if src.media is not None and src.media.kind == "poll":
-        base.media = Media("poll", fields=polls.copied(ctx.stand, src.media.fields)) if is_copy else src.media
+        base.media = Media("poll", fields=polls.copied(ctx.telegram, src.media.fields)) if is_copy else src.media
     return base
 
 

@@ -25,7 +25,7 @@ from tgfake.params import Params, parse_int, to_integer
 from tgfake.world.games import GameMessage
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 
 @bot_method("sendGame")

@@ -40,18 +40,18 @@ from tgfake.text import format_text
 from tgfake.text.cleaning import strip_empty_characters
 from tgfake.text.links import get_url_file_name
 from tgfake.webapp import url_problem
-from tgfake.world.inline import (
+from tgfake.world.inline import post_result
+from tgfake.world.inline_state import (
     PREPARED_LIFETIME,
     QUERY_LIFETIME,
     InlineAnswer,
     InlineResult,
     Prepared,
-    post_result,
     well_formed_inline_id,
 )
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_RESULTS = 50
 MAX_ID_BYTES = 64  # a result id and next_offset: at most 64 bytes (the server's RESULT_ID_INVALID, NEXT_OFFSET_...)
@@ -469,7 +469,7 @@ def _result(ctx: BotCall, d: Draft) -> InlineResult:
         result.file_name = _file_name(d.file_ref, result.kind)
         result.mime_type = d.mime_type
     else:
-        result.file = for_resend(ctx.stand, d.file_ref, result.kind)
+        result.file = for_resend(ctx.telegram, d.file_ref, result.kind)
     return result
 
 
@@ -706,11 +706,11 @@ async def answer_web_app_query(ctx: BotCall, p: Params) -> Any:
     person = ctx.world.users.get(query.person_id)
     if person is None:
         raise bad_request(QUERY_ID_INVALID)
-    chat = ctx.stand.private_chat(ctx.bot, person) if query.chat_id in (0, person.id) else ctx.chat(query.chat_id)
+    chat = ctx.telegram.private_chat(ctx.bot, person) if query.chat_id in (0, person.id) else ctx.chat(query.chat_id)
     if chat is None:
         raise bad_request(QUERY_ID_INVALID)
     query.answered = True
-    msg = post_result(ctx.stand, chat, person, ctx.bot.user, result)
+    msg = post_result(ctx.telegram, chat, person, ctx.bot.user, result)
     return {"inline_message_id": msg.inline_message_id} if msg.inline_message_id else {}
 
 
@@ -780,7 +780,7 @@ def inline_target(ctx: BotCall, p: Params) -> tuple[Chat, StoredMessage] | None:
     found = ctx.world.inline.messages.get(value)
     if found is None or found.bot_id != ctx.bot.id:
         raise bad_request(MESSAGE_ID_INVALID)
-    stand = ctx.stand
+    stand = ctx.telegram
     owner = stand.bots.get(found.chat_bot_id) if found.chat_bot_id else ctx.bot
     chat = stand.chat_of(owner or ctx.bot, found.chat_id)
     msg = chat.live(found.message_id) if chat is not None else None

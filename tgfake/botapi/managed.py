@@ -23,7 +23,7 @@ from tgfake.world.members import PERMISSIONS, Member
 from tgfake.world.people import User
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 READ, READ_MEMBERS, WRITE = "read", "read_members", "write"
 # What can_send_media_messages stands for.
@@ -70,7 +70,7 @@ def user_arg(p: Params, name: str = "user_id") -> int:
 
 def account(ctx: BotCall, user_id: int) -> User | None:
     """A person or bot the stand knows (the ones the bot could have met), else None."""
-    bot = ctx.stand.bots.get(user_id)
+    bot = ctx.telegram.bots.get(user_id)
     return bot.user if bot is not None else ctx.world.users.get(user_id)
 
 

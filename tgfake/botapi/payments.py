@@ -24,7 +24,7 @@ from tgfake.world import checkout
 from tgfake.world.payments import STARS, Answer, Invoice
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_AMOUNT = 9999_9999_9999  # TDLib's check_currency_amount
 
@@ -249,7 +249,7 @@ async def refund_star_payment(ctx: BotCall, p: Params) -> Any:
     if charge.refunded:
         raise bad_request(errors.CHARGE_ALREADY_REFUNDED)
     charge.refunded = True
-    checkout.refund(ctx.stand, ctx.bot, charge)
+    checkout.refund(ctx.telegram, ctx.bot, charge)
     return True
 
 

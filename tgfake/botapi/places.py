@@ -19,7 +19,7 @@ from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 INVALID_LOCATION = "Bad Request: invalid location specified"
 INVALID_LIVE_LOCATION = "Bad Request: invalid live location specified"

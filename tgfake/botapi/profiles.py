@@ -19,7 +19,7 @@ from tgfake.content import Media, StoredFile, media_json, photo_sizes
 from tgfake.params import Params
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_LIMIT = 100
 

@@ -28,13 +28,13 @@ from tgfake.world.membership import post_service, set_member
 from tgfake.world.people import DEFAULT_USER_ID, User, capitalized, user_id_for
 
 if TYPE_CHECKING:
-    from tgfake.stand import Stand
     from tgfake.world.bots import Bot
+    from tgfake.world.telegram import Telegram
 
 CHAT_TYPES = ("group", "supergroup", "channel")
 
 
-def person_ref(stand: Stand, ref: str | int) -> User:
+def person_ref(stand: Telegram, ref: str | int) -> User:
     """A person by id or by name (``bob``: a stable id, remembered with that username). ``@name`` names a bot
     (:func:`account_ref`), never a person: ``404 no bot @name``, or a 400 when that bot exists."""
     if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isascii() and ref.strip().isdigit()):
@@ -55,7 +55,7 @@ def person_ref(stand: Stand, ref: str | int) -> User:
     return stand.person(uid, name.lower(), capitalized(name.lower()), name_from_username=True)
 
 
-def account_ref(stand: Stand, ref: str | int) -> User:
+def account_ref(stand: Telegram, ref: str | int) -> User:
     """A bot (by id, or by username: ``@helper_bot`` names only a bot that exists) or else a person."""
     for bot in stand.bots.values():
         if ref == bot.id or (isinstance(ref, str) and ref.strip().lstrip("@").lower() == bot.username.lower()):
@@ -67,7 +67,7 @@ def account_ref(stand: Stand, ref: str | int) -> User:
     return person_ref(stand, ref)
 
 
-def _bot_named(stand: Stand, name: str) -> Bot:
+def _bot_named(stand: Telegram, name: str) -> Bot:
     """The stand's bot with the username ``@name``; ``404 no bot @name`` when there is none."""
     wanted = name.removeprefix("@").lower()
     bot = next((b for b in stand.bots.values() if b.username.lower() == wanted), None)
@@ -76,14 +76,14 @@ def _bot_named(stand: Stand, name: str) -> Bot:
     return bot
 
 
-def chat_ref(stand: Stand, chat_id: int) -> Chat:
+def chat_ref(stand: Telegram, chat_id: int) -> Chat:
     chat = stand.world.chats.get(chat_id)
     if chat is None:
         raise SimError(404, f"chat {chat_id} not found (create it with POST /sim/chats)")
     return chat
 
 
-def next_chat_id(stand: Stand, chat_type: str) -> int:
+def next_chat_id(stand: Telegram, chat_type: str) -> int:
     """Fresh ids in Telegram's shapes: ``-N`` for groups, ``-100…`` for supergroups and channels."""
     base = -1 if chat_type == "group" else CHANNEL_ID_BASE - 1
     taken = set(stand.world.chats)
@@ -94,7 +94,7 @@ def next_chat_id(stand: Stand, chat_type: str) -> int:
 
 
 def create_chat(
-    stand: Stand,
+    stand: Telegram,
     chat_type: str,
     title: str,
     *,
@@ -157,7 +157,7 @@ def create_chat(
     return chat
 
 
-def _check_lineup(stand: Stand, chat: Chat, owner: User, joining: list[User], promoted: list[User]) -> None:
+def _check_lineup(stand: Telegram, chat: Chat, owner: User, joining: list[User], promoted: list[User]) -> None:
     """The refusals :func:`add` and :func:`promote` would make, made before the chat exists: a chat refused for
     who is in it (a name twice, the owner as a member, a bot where it can't be) leaves nothing behind."""
     present = {owner.id}
@@ -173,7 +173,7 @@ def _check_lineup(stand: Stand, chat: Chat, owner: User, joining: list[User], pr
             may_join(stand, chat, account)
 
 
-def _discussion_partner(stand: Stand, chat_type: str, linked_chat_id: int) -> Chat:
+def _discussion_partner(stand: Telegram, chat_type: str, linked_chat_id: int) -> Chat:
     """The chat a new one is linked to: a channel's discussion supergroup, or a supergroup's channel (one each)."""
     partner = stand.world.chats.get(linked_chat_id)
     if partner is None:
@@ -186,7 +186,7 @@ def _discussion_partner(stand: Stand, chat_type: str, linked_chat_id: int) -> Ch
     return partner
 
 
-def actor_in(stand: Stand, chat: Chat, by: str | int | None, right: str) -> User:
+def actor_in(stand: Telegram, chat: Chat, by: str | int | None, right: str) -> User:
     """Who acts (the owner when nobody is named), refused unless they hold ``right``."""
     if by in (None, "", 0):
         owner = next((m.user for m in chat.members.values() if m.status == CREATOR), None)
@@ -201,7 +201,7 @@ def actor_in(stand: Stand, chat: Chat, by: str | int | None, right: str) -> User
     return user
 
 
-def may_join(stand: Stand, chat: Chat, account: User) -> None:
+def may_join(stand: Telegram, chat: Chat, account: User) -> None:
     """A bot needs ``can_join_groups`` to be put in a group."""
     if account.is_bot:
         bot = stand.bots.get(account.id)
@@ -209,14 +209,14 @@ def may_join(stand: Stand, chat: Chat, account: User) -> None:
             raise SimError(400, f"@{bot.username} can't be added to groups (BotFather: can_join_groups off)")
 
 
-def may_add(stand: Stand, chat: Chat, account: User) -> None:
+def may_add(stand: Telegram, chat: Chat, account: User) -> None:
     """Whether ``account`` may be added as a member: a bot is in a channel only as its administrator."""
     if account.is_bot and chat.type == "channel":
         raise SimError(400, f"a bot is in a channel only as its administrator: promote @{account.handle} instead")
     may_join(stand, chat, account)
 
 
-def add(stand: Stand, chat: Chat, account: User, *, by: User) -> Member:
+def add(stand: Telegram, chat: Chat, account: User, *, by: User) -> Member:
     """``by`` adds ``account`` (a person or a bot) as a member; a bot needs ``can_join_groups``. Telegram puts bots
     in channels only as administrators (:func:`promote`)."""
     may_add(stand, chat, account)
@@ -228,7 +228,7 @@ def add(stand: Stand, chat: Chat, account: User, *, by: User) -> Member:
     return new
 
 
-def usable_link(stand: Stand, chat: Chat, value: str) -> InviteLink:
+def usable_link(stand: Telegram, chat: Chat, value: str) -> InviteLink:
     """The chat's invite link a person opens, if it still lets anyone in (Telegram's app says such a link is
     invalid or expired)."""
     link = chat.invite_links.get(value)
@@ -244,7 +244,7 @@ def usable_link(stand: Stand, chat: Chat, value: str) -> InviteLink:
 
 
 def join(
-    stand: Stand, chat: Chat, person: User, *, via_request: bool = False, link: InviteLink | None = None
+    stand: Telegram, chat: Chat, person: User, *, via_request: bool = False, link: InviteLink | None = None
 ) -> Member:
     """A person joins by themselves (a public chat, or ``link``: the chat_member update names it and it counts
     towards the link's member_limit); a chat that approves members queues a request instead."""
@@ -262,7 +262,7 @@ def join(
     return new
 
 
-def leave(stand: Stand, chat: Chat, account: User) -> None:
+def leave(stand: Telegram, chat: Chat, account: User) -> None:
     """An account leaves by itself (``left``); the owner cannot leave."""
     current = chat.members.get(account.id)
     if current is None or not current.present:
@@ -272,7 +272,7 @@ def leave(stand: Stand, chat: Chat, account: User) -> None:
     set_member(stand, chat, Member(user=account, status=LEFT), actor=account)
 
 
-def remove(stand: Stand, chat: Chat, account: User, *, by: User, ban: bool = True, until_date: int = 0) -> None:
+def remove(stand: Telegram, chat: Chat, account: User, *, by: User, ban: bool = True, until_date: int = 0) -> None:
     """``by`` removes ``account``: banned (``kicked``) unless ``ban`` is false (then only ``left``)."""
     current = chat.members.get(account.id)
     if current is not None and current.status == CREATOR:
@@ -282,7 +282,7 @@ def remove(stand: Stand, chat: Chat, account: User, *, by: User, ban: bool = Tru
 
 
 def promote(
-    stand: Stand,
+    stand: Telegram,
     chat: Chat,
     account: User,
     *,
@@ -314,7 +314,7 @@ def promote(
     return new
 
 
-def demote(stand: Stand, chat: Chat, account: User, *, by: User) -> Member:
+def demote(stand: Telegram, chat: Chat, account: User, *, by: User) -> Member:
     current = chat.members.get(account.id)
     if current is None or current.status != ADMINISTRATOR:
         raise SimError(409, f"{account.handle} is not an administrator of chat {chat.id}")
@@ -324,7 +324,7 @@ def demote(stand: Stand, chat: Chat, account: User, *, by: User) -> Member:
 
 
 def restrict(
-    stand: Stand, chat: Chat, account: User, *, by: User, permissions: dict[str, bool], until_date: int = 0
+    stand: Telegram, chat: Chat, account: User, *, by: User, permissions: dict[str, bool], until_date: int = 0
 ) -> Member:
     """``by`` restricts a member to ``permissions`` (the rest false) until ``until_date`` (0: forever)."""
     if chat.type != "supergroup":
@@ -342,7 +342,7 @@ def restrict(
     return new
 
 
-def request_join(stand: Stand, chat: Chat, person: User, bio: str = "", link: InviteLink | None = None) -> list[int]:
+def request_join(stand: Telegram, chat: Chat, person: User, bio: str = "", link: InviteLink | None = None) -> list[int]:
     """A person asks to join (by ``link``, one that creates join requests, or the chat's own approval setting);
     administrator bots with ``can_invite_users`` get ``chat_join_request``."""
     current = chat.members.get(person.id)
@@ -369,7 +369,7 @@ def request_join(stand: Stand, chat: Chat, person: User, bio: str = "", link: In
     return out
 
 
-def block(stand: Stand, bot: Bot, person: User, blocked: bool) -> int:
+def block(stand: Telegram, bot: Bot, person: User, blocked: bool) -> int:
     """The person blocks (or unblocks) the bot: ``my_chat_member`` kicked ↔ member in their private chat."""
     chat = stand.private_chat(bot, person)
     if chat.blocked == blocked:
@@ -386,7 +386,7 @@ def block(stand: Stand, bot: Bot, person: User, blocked: bool) -> int:
     return bot.push("my_chat_member", payload)
 
 
-def migrate(stand: Stand, chat: Chat, by: User) -> Chat:
+def migrate(stand: Telegram, chat: Chat, by: User) -> Chat:
     """A group becomes a supergroup: a new chat with the members, and the two migration messages."""
     if chat.type != "group":
         raise SimError(400, f"chat {chat.id} is a {chat.type}; only a group can become a supergroup")
@@ -401,7 +401,7 @@ def migrate(stand: Stand, chat: Chat, by: User) -> Chat:
     return sup
 
 
-def create_topic(stand: Stand, chat: Chat, name: str, by: User, icon_color: int = 0, emoji_id: str = "") -> Topic:
+def create_topic(stand: Telegram, chat: Chat, name: str, by: User, icon_color: int = 0, emoji_id: str = "") -> Topic:
     """A forum topic: its creation message's id becomes the topic's ``message_thread_id``."""
     if not chat.is_forum:
         raise SimError(400, f"chat {chat.id} is not a forum")
