@@ -17,8 +17,8 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from ..botapi.pipeline import envelope_of
 from ..errors import UPSTREAM_UNREACHABLE, TelegramError
-from ..stand import envelope_of
 from ..wire import envelope_response, read_params
 from .talk import Talk, scrub
 
