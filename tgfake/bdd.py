@@ -341,6 +341,16 @@ def person_picks_inline(request: pytest.FixtureRequest, tgfake: StandClient, who
 _LAST_REPLY = pytest.StashKey[ChatMessage]()
 
 
+@then("the chat matches its snapshot")
+def chat_matches_snapshot(tgfake: StandClient) -> None:
+    tgfake.assert_snapshot()
+
+
+@then("the chat and the bot's calls match their snapshot")
+def chat_and_calls_match_snapshot(tgfake: StandClient) -> None:
+    tgfake.assert_snapshot(calls=True)
+
+
 @then(parsers.re(r"the bot replies " + _QUOTED))
 def bot_replies(request: pytest.FixtureRequest, tgfake: StandClient, text: str) -> None:
     request.node.stash[_LAST_REPLY] = tgfake.expect_reply(_unquote(text))

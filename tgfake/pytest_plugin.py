@@ -51,6 +51,7 @@ from tgfake.testing import (
     StandClient,
     ThreadedStand,
     bot_environment,
+    snapshots,
 )
 
 __all__ = ["BotFactory", "BotPool", "StandHandle", "StandSession", "make_model", "start_stand", "use_pooled_bot"]
@@ -80,6 +81,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption("--tgfake-ready-timeout", dest=READY_TIMEOUT_OPTION, type=float, default=None, help=help_text)
     parser.addini(READY_TIMEOUT_OPTION, help_text, default=str(DEFAULT_READY_TIMEOUT))
+    group.addoption("--tgfake-snapshot-update", action="store_true", help="rewrite the tests' transcript snapshots")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Name the running test for ``assert_snapshot`` (its file and its name, a parametrized case's included)."""
+    name = item.nodeid.split("::", 1)[-1].replace("::", ".")
+    snapshots.begin(item.path, name, update=bool(item.config.getoption("tgfake_snapshot_update", False)))
 
 
 def ready_timeout(config: pytest.Config) -> float:

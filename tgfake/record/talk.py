@@ -19,6 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import normalise
+from ..normalise import VOLATILE
+
 __all__ = [
     "FORMAT",
     "NOISE",
@@ -30,23 +33,6 @@ __all__ = [
 ]
 
 FORMAT = 1
-VOLATILE = frozenset(
-    {
-        "date",
-        "edit_date",
-        "message_id",
-        "reply_to_message_id",
-        "update_id",
-        "file_id",
-        "file_unique_id",
-        "offset",
-        "draft_id",
-        "callback_query_id",
-        "inline_query_id",
-    }
-)
-"""Fields whose values differ from run to run: compared as ``<date>``/``<id>``, wherever they sit."""
-
 NOISE = frozenset(
     {"getUpdates", "getMe", "deleteWebhook", "getWebhookInfo", "setWebhook", "close", "logOut", "sendChatAction",
      "sendMessageDraft", "getFile"}
@@ -108,38 +94,11 @@ class Talk:
         return turns
 
 
-def _normal(value: Any, volatile: frozenset[str], key: str = "") -> Any:
-    if key in volatile:
-        return "<date>" if "date" in key else "<id>"
-    if isinstance(value, Mapping):
-        return {k: _normal(v, volatile, k) for k, v in sorted(value.items())}
-    if isinstance(value, list):
-        return [_normal(v, volatile) for v in value]
-    if isinstance(value, str) and value[:1] in ("{", "["):
-        try:
-            return _normal(json.loads(value), volatile)
-        except ValueError:
-            return value
-    return value
-
-
 def call_lines(
-    calls: Iterable[Mapping[str, Any]],
-    *,
-    ignore_methods: Iterable[str] = NOISE,
-    ignore_fields: Iterable[str] = (),
+    calls: Iterable[Mapping[str, Any]], *, ignore_methods: Iterable[str] = NOISE, ignore_fields: Iterable[str] = ()
 ) -> list[str]:
-    """One line per compared call: ``method {normalised params}`` (the answer is the stand's, not compared)."""
-    skipped = {m.lower() for m in ignore_methods}
-    volatile = VOLATILE | frozenset(ignore_fields)
-    lines = []
-    for call in calls:
-        method = str(call["method"])
-        if method.lower() in skipped:
-            continue
-        params = {k: v for k, v in (call.get("params") or {}).items() if k not in ignore_fields}
-        lines.append(f"{method} {json.dumps(_normal(params, volatile), ensure_ascii=False, sort_keys=True)}")
-    return lines
+    """One line per compared call (:func:`tgfake.normalise.call_lines`), the :data:`NOISE` left out by default."""
+    return normalise.call_lines(calls, ignore_methods=ignore_methods, ignore_fields=ignore_fields)
 
 
 def diff_lines(recorded: Sequence[str], replayed: Sequence[str]) -> str:

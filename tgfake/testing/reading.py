@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from tgfake.testing import snapshots
 from tgfake.testing.core import Core, Local, Op, Req
 from tgfake.testing.drivers import op
 from tgfake.testing.values import QUIET_PERIOD, Call, ChatMessage
@@ -100,6 +101,18 @@ class ReadingMethods:
     def transcript(core: Core, /, chat: int | None = None) -> Op[str]:
         """The chat as text (``GET /sim/chat/{id}?format=text``)."""
         return core.transcript(chat)
+
+    @op
+    def assert_snapshot(
+        core: Core, /, name: str | None = None, *, chat: int | None = None, calls: bool = False
+    ) -> Op[None]:
+        """Compare the chat's transcript (with ``calls``: and the bot's calls) with ``__tgfake_snapshots__/<test>.txt``
+        beside the test, ids and dates normalised; the first run or ``--tgfake-snapshot-update`` writes it, a
+        mismatch fails with a diff (:mod:`tgfake.testing.snapshots`). ``name`` tells several snapshots of a test apart.
+        """
+        text = yield from core.transcript(chat)
+        outbox = (yield from core.outbox(None, None)) if calls else None
+        snapshots.check(snapshots.snapshot_text(text, snapshots.calls_of(outbox) if outbox is not None else None), name)
 
     @op
     def chat(core: Core, /, chat: int | None = None) -> Op[dict[str, Any]]:
