@@ -4,6 +4,7 @@ proxy, and the recording replays green on a fresh stand, and fails with a diff w
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import sys
 from collections.abc import AsyncIterator
@@ -132,3 +133,45 @@ def test_a_broken_recording_is_refused_naming_the_file(
     path.write_text(content)
     assert main(["replay", str(path), "--", sys.executable, "-c", "pass"]) == 1
     assert capsys.readouterr().err.startswith(f"tgfake replay: {path}: {message}")
+
+
+async def test_the_proxy_records_uploads_by_hash_and_never_the_token(upstream: str, tmp_path: Path) -> None:
+    path = tmp_path / "talk.json"
+    runner, proxy = await serve_app(create_recorder(upstream, str(path)))
+    try:
+        async with aiohttp.ClientSession() as http:
+            form = aiohttp.FormData()
+            form.add_field("chat_id", "4242")
+            form.add_field("caption", f"sent with {TOKEN}")
+            form.add_field("document", b"hello file", filename="notes.txt", content_type="text/plain")
+            async with http.post(f"{proxy}/bot{TOKEN}/sendDocument", data=form) as response:
+                sent = await response.json()
+            assert sent["ok"], sent
+            file_id = sent["result"]["document"]["file_id"]
+            async with http.post(f"{proxy}/bot{TOKEN}/getFile", json={"file_id": file_id}) as response:
+                file_path = (await response.json())["result"]["file_path"]
+            async with http.get(f"{proxy}/file/bot{TOKEN}/{file_path}") as response:
+                assert await response.read() == b"hello file"
+    finally:
+        await runner.cleanup()
+    text = path.read_text()
+    assert TOKEN not in text
+    document = Talk.load(path).calls[0]
+    assert document["params"]["document"] == "notes.txt (10 bytes)"
+    assert document["params"]["caption"] == "sent with <token>"
+    assert document["uploads"] == {"document": "sha256:" + hashlib.sha256(b"hello file").hexdigest()}
+    assert [call["method"] for call in Talk.load(path).calls] == ["sendDocument", "getFile"]
+
+
+async def test_an_upstream_that_does_not_answer_is_a_502_in_the_envelope(tmp_path: Path) -> None:
+    runner, proxy = await serve_app(create_recorder("http://127.0.0.1:9", str(tmp_path / "talk.json")))
+    try:
+        async with aiohttp.ClientSession() as http, http.post(f"{proxy}/bot{TOKEN}/getMe") as response:
+            body = await response.json()
+            assert response.status == 502
+    finally:
+        await runner.cleanup()
+    assert body["ok"] is False
+    assert body["error_code"] == 502
+    assert body["description"].startswith("Bad Gateway: the upstream http://127.0.0.1:9 did not answer: ")
+    assert not (tmp_path / "talk.json").exists()
