@@ -94,11 +94,16 @@ async def test_a_recorded_conversation_replays_green_and_a_changed_reply_fails_w
         "dialogbot.GREETING = 'Hello! I changed my greeting.'\n"
         "dialogbot.main()\n"
     )
-    differs = await replay(path, [sys.executable, str(changed)], model=Model(ModelOptions()), timeout=30)
-    assert not differs.ok
-    assert differs.diff.startswith("--- recorded\n+++ replayed\n@@ ")
-    removed = [line for line in differs.diff.splitlines() if line.startswith("-sendMessage")]
-    added = [line for line in differs.diff.splitlines() if line.startswith("+sendMessage")]
+    command = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tgfake", "replay", str(path), "--llm", "--llm-delay", "0", "--timeout", "30", "--",
+        sys.executable, str(changed), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(command.communicate(), 120)
+    printed = out.decode()
+    assert command.returncode == 1, err.decode()
+    assert printed.startswith(f"tgfake replay: the bot's calls differ from {path}\n--- recorded\n+++ replayed\n@@ ")
+    removed = [line for line in printed.splitlines() if line.startswith("-sendMessage")]
+    added = [line for line in printed.splitlines() if line.startswith("+sendMessage")]
     assert len(removed) == len(added) == 1
     assert "Hi! I am a bot on a language model" in removed[0]
     assert "Hello! I changed my greeting." in added[0]
@@ -175,3 +180,23 @@ async def test_an_upstream_that_does_not_answer_is_a_502_in_the_envelope(tmp_pat
     assert body["error_code"] == 502
     assert body["description"].startswith("Bad Gateway: the upstream http://127.0.0.1:9 did not answer: ")
     assert not (tmp_path / "talk.json").exists()
+
+
+async def test_the_record_command_serves_the_proxy_until_it_is_stopped(upstream: str, tmp_path: Path) -> None:
+    path = tmp_path / "talk.json"
+    command = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tgfake", "record", "--upstream", upstream, "-o", str(path), "--addr", "127.0.0.1:0",
+        stdout=asyncio.subprocess.PIPE,
+    )
+    try:
+        assert command.stdout is not None
+        banner = (await asyncio.wait_for(command.stdout.readline(), 30)).decode()
+        assert banner.startswith("tgfake record: Bot API at http://127.0.0.1:")
+        assert banner.endswith(f" → {upstream}, writing {path}\n")
+        proxy = banner.split(" at ", 1)[1].split(" ", 1)[0]
+        async with aiohttp.ClientSession() as http, http.get(f"{proxy}/bot{TOKEN}/getMe") as response:
+            assert (await response.json())["ok"]
+    finally:
+        command.terminate()
+        assert await asyncio.wait_for(command.wait(), 15) == 0
+    assert Talk.load(path).bot["is_bot"] is True
