@@ -9,10 +9,10 @@ import gc
 import pytest
 
 from tests.conftest import Wire
-from tgfake import heap
-from tgfake import stand as stand_module
+from tgfake import heap, outbox
 from tgfake.chats import StoredMessage
-from tgfake.stand import Call
+from tgfake.world import telegram
+from tgfake.world.state import Call
 
 SENDS = 40
 FREEZE_EVERY = 16  # so SENDS calls make a long history here: frozen twice, and a reset that releases
@@ -40,7 +40,8 @@ def releases(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         seen.append(1)
         real()
 
-    monkeypatch.setattr(stand_module, "FREEZE_EVERY", FREEZE_EVERY)
+    monkeypatch.setattr(outbox, "FREEZE_EVERY", FREEZE_EVERY)  # where calls are frozen as they are recorded
+    monkeypatch.setattr(telegram, "FREEZE_EVERY", FREEZE_EVERY)  # where a reset sees the history was long
     monkeypatch.setattr(heap, "release", counted)
     return seen
 
