@@ -11,8 +11,8 @@ import pytest
 from tests.conftest import Wire
 from tgfake import heap
 from tgfake.chats import StoredMessage
-from tgfake.stand import Call
 from tgfake.world import state as state_module
+from tgfake.world.state import Call
 
 SENDS = 40
 FREEZE_EVERY = 16  # so SENDS calls make a long history here: frozen twice, and a reset that releases
