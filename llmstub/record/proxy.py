@@ -196,8 +196,10 @@ class RecordingModel(Model):
                 status, reply_headers = reply.status, dict(reply.headers)
                 streamed = reply.content_type == "text/event-stream"
         except (aiohttp.ClientError, TimeoutError) as exc:
-            if answer.prepared:  # the stream broke midway: the caller sees it end, nothing is recorded
-                self.unrecorded.append(f"{url}: the upstream's answer broke off ({exc or type(exc).__name__})")
+            if answer.prepared:  # the upstream broke off midway: so does the caller's answer, and nothing is recorded
+                self.unrecorded.append(f"{url}: the upstream's answer broke off ({type(exc).__name__})")
+                if request.transport is not None:
+                    request.transport.abort()
                 return answer
             message = f"the upstream {url} did not answer: {exc or type(exc).__name__}"
             shape = anthropic_error if api == "messages" else openai_error

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import openai
 import pytest
 import pytest_asyncio
@@ -219,3 +220,30 @@ async def test_an_upstream_that_does_not_answer_is_a_502_naming_it(serve: Serve,
     assert response.status == 502
     assert body["error"]["message"].startswith("the upstream http://127.0.0.1:9/v1/chat/completions did not answer")
     assert not (tmp_path / "r.json").exists()
+
+
+async def test_a_stream_is_relayed_as_it_arrives_and_a_broken_one_is_not_recorded(
+    serve: Serve, tmp_path: Path
+) -> None:
+    rules = [{"match": "", "fault": {"kind": "cut", "after_chunks": 2}, "answer": "one two three four"}]
+    upstream = await serve(Model(ModelOptions(rules=rules)))
+    model = recorder(tmp_path / "recorded.json", upstream)
+    client = await serve(model)
+    body = {"model": "m", "stream": True, "messages": [{"role": "user", "content": "count"}]}
+    received = bytearray()
+
+    async def read_all(response: aiohttp.ClientResponse) -> None:
+        async for chunk in response.content.iter_any():
+            received.extend(chunk)
+
+    response = await client.post("/v1/chat/completions", json=body)
+    assert response.status == 200
+    with pytest.raises(aiohttp.ClientPayloadError):
+        await read_all(response)
+    # the two events the upstream sent before it cut the connection reached the caller: nothing was held back
+    assert received.count(b"data: ") == 2
+    assert b'"role":"assistant"' in received
+    assert not (tmp_path / "recorded.json").exists()
+    assert model.unrecorded == [
+        f"{upstream.make_url('/v1/chat/completions')}: the upstream's answer broke off (ClientPayloadError)"
+    ]
