@@ -243,6 +243,8 @@ class Rule(_Strict):
     repeat_last: bool = False
     flag: list[str] | None = None
     transcript: str | None = None
+    embedding: list[float] | None = Field(default=None, min_length=1, max_length=3072)
+    """The vector ``/v1/embeddings`` answers for an input the rule matches (what ``--llm-record`` writes)."""
     finish_reason: FinishReason | None = None
     refusal: str | None = None
     fault: Fault | None = None
@@ -250,8 +252,15 @@ class Rule(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Rule:
-        if self.flag is not None and self.transcript is not None:
-            raise ValueError("flag answers moderations and transcript transcriptions: one rule does one")
+        sides = [
+            f"{name} {route}"
+            for name, route in (("flag", "moderations"), ("transcript", "transcriptions"), ("embedding", "embeddings"))
+            if getattr(self, name) is not None
+        ]
+        if len(sides) > 1:  # "flag answers moderations and transcript transcriptions: one rule does one"
+            first, *others = sides
+            named = first.replace(" ", " answers ", 1)
+            raise ValueError(f"{', '.join([named, *others[:-1]])} and {others[-1]}: one rule does one")
         if self.side is not None:
             extra = [
                 name
@@ -305,9 +314,11 @@ class Rule(_Strict):
 
     @property
     def side(self) -> str | None:
-        """``moderation`` or ``transcription`` for a rule of those routes (never a completion's)."""
+        """``moderation``, ``transcription`` or ``embedding`` for a rule of those routes (never a completion's)."""
         if self.flag is not None:
             return "moderation"
+        if self.embedding is not None:
+            return "embedding"
         return "transcription" if self.transcript is not None else None
 
     @property

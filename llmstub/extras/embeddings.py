@@ -21,11 +21,12 @@ from aiohttp import web
 
 from ..generate import count_tokens
 from ..http import error_response, json_response, read_post_object
+from ..rules import Rule
 
 if TYPE_CHECKING:
     from ..serving import ServingModel
 
-__all__ = ["DEFAULT_DIMENSIONS", "MAX_DIMENSIONS", "MAX_INPUTS", "embed", "embeddings"]
+__all__ = ["DEFAULT_DIMENSIONS", "MAX_DIMENSIONS", "MAX_INPUTS", "embed", "embeddings", "scripted_vector"]
 
 DEFAULT_DIMENSIONS = 1536  # text-embedding-3-small's
 MAX_DIMENSIONS = 3072  # text-embedding-3-large's
@@ -73,6 +74,18 @@ def _inputs(value: Any) -> list[tuple[list[str], int]] | str:
     return out
 
 
+def scripted_vector(rules: Sequence[Rule], text: str, model: str) -> list[float] | None:
+    """The vector of the first rule with ``embedding`` whose ``match`` occurs in ``text`` (case-insensitive; ``model``
+    filters as for completions), or ``None``: the hashed vector answers."""
+    lowered = text.lower()
+    for rule in rules:
+        if rule.embedding is None or (rule.model is not None and rule.model != model):
+            continue
+        if rule.match.lower() in lowered:
+            return list(rule.embedding)
+    return None
+
+
 async def embeddings(model: ServingModel, request: web.Request) -> web.StreamResponse:
     body = await read_post_object(request)
     if isinstance(body, web.Response):
@@ -93,11 +106,17 @@ async def embeddings(model: ServingModel, request: web.Request) -> web.StreamRes
     if encoding not in ("float", "base64"):
         return error_response(400, "encoding_format must be float or base64", param="encoding_format")
     data = []
+    texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+    named = body.get("model")
+    asked = named if isinstance(named, str) else ""
     for index, (words, _) in enumerate(inputs):
-        vector = embed(words, dimensions)
+        text = texts[index] if index < len(texts) and isinstance(texts[index], str) else None
+        vector = scripted_vector(model.rules, text, asked) if text is not None else None
+        if vector is None:
+            vector = embed(words, dimensions)
         encoded: Any = vector
         if encoding == "base64":
-            encoded = base64.b64encode(struct.pack(f"<{dimensions}f", *vector)).decode()
+            encoded = base64.b64encode(struct.pack(f"<{len(vector)}f", *vector)).decode()
         data.append({"embedding": encoded, "index": index, "object": "embedding"})
     tokens = sum(t for _, t in inputs)
     return json_response(

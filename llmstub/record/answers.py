@@ -10,12 +10,14 @@ headers) is ever part of a step.
 
 from __future__ import annotations
 
+import base64
 import json
+import struct
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["RawJson", "UnreadableAnswer", "read_error", "read_success", "sse_events"]
+__all__ = ["RawJson", "UnreadableAnswer", "read_error", "read_success", "read_vectors", "sse_events"]
 
 KEPT_HEADERS = ("retry-after", "retry-after-ms")
 """The response headers a failure keeps (what a client's retry reads); every other header is left out."""
@@ -296,6 +298,23 @@ def read_success(api: str, body: bytes, streamed: bool) -> dict[str, Any]:
     if not isinstance(parsed, dict):
         raise UnreadableAnswer("the answer is not a JSON object")
     return _WHOLE_READERS[api](parsed)
+
+
+def read_vectors(body: bytes) -> list[list[float]]:
+    """The vectors of an embeddings answer, in input order (``float`` lists or ``base64`` little-endian float32)."""
+    try:
+        parsed = json.loads(body)
+        items = sorted(parsed["data"], key=lambda item: item.get("index", 0))
+        vectors = []
+        for item in items:
+            value = item["embedding"]
+            if isinstance(value, str):
+                raw = base64.b64decode(value)
+                value = list(struct.unpack(f"<{len(raw) // 4}f", raw))
+            vectors.append([float(v) for v in value])
+        return vectors
+    except (ValueError, KeyError, TypeError, AttributeError, struct.error) as exc:
+        raise UnreadableAnswer(f"the embeddings answer cannot be read ({type(exc).__name__})") from None
 
 
 def read_error(status: int, headers: Mapping[str, str], body: bytes) -> dict[str, Any]:

@@ -15,10 +15,10 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import aiohttp
 from aiohttp import web
@@ -31,7 +31,7 @@ from ..headers import PROFILE_HEADER
 from ..http import MAX_BODY, header_text, json_response, read_limited
 from ..model import Model, ModelOptions
 from ..responses import ResponsesSurface, ResponseStore
-from .answers import UnreadableAnswer, read_error, read_success
+from .answers import UnreadableAnswer, read_error, read_success, read_vectors
 from .recording import DEFAULT_MATCH, Recording, RuleKey, rule_key
 
 __all__ = ["RECORD_MODES", "RecordOptions", "RecordingModel"]
@@ -55,6 +55,8 @@ _HOP = frozenset(
 _RELAY_DROP = frozenset({"content-length", "transfer-encoding", "content-encoding", "connection", "keep-alive"})
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Keep = Callable[[int, Mapping[str, str], bytes, bool], None]
+"""What is done with a whole forwarded exchange: (status, headers, body, whether it was streamed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +134,10 @@ class RecordingModel(Model):
         if raw is None:
             message = f"request body is larger than {MAX_BODY} bytes"
             return json_response(413, (openai_error if openai_side else anthropic_error)(413, message))
+        if api == "embeddings":
+            return await self._embeddings(request, handler, raw, upstream)
         chat = self._chat_request(api, raw, request)
-        if chat is None:  # embeddings, legacy completions, or a body our parsers refuse: relayed only
+        if chat is None:  # legacy completions, or a body our parsers refuse: relayed only
             return await self._forward(request, raw, upstream, api, None)
         prompt = extract_prompt(chat.messages, self.options.strip_tags)
         filters = self.recording.filters(chat, prompt)
@@ -145,7 +149,44 @@ class RecordingModel(Model):
             _restore_body(request, raw)
             return await handler(request)
         overwrite = options.mode == "all" or position >= self.recording.steps(key)
-        return await self._forward(request, raw, upstream, api, (filters, position) if overwrite else None)
+        recording = self.recording
+
+        def keep(status: int, headers: Mapping[str, str], body: bytes, streamed: bool) -> None:
+            step = read_error(status, headers, body) if status >= 400 else read_success(api, body, streamed)
+            recording.record(filters, position, step)
+
+        return await self._forward(request, raw, upstream, api, keep if overwrite else None)
+
+    async def _embeddings(
+        self, request: web.Request, handler: Handler, raw: bytes, upstream: str
+    ) -> web.StreamResponse:
+        """Inputs that all have a recorded vector are answered from the rules; the others go upstream, and each
+        string input's vector is recorded (token arrays are relayed only)."""
+        options, recording = self.record_options, self.recording
+        assert options is not None
+        assert recording is not None
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            body = None
+        inputs = body.get("input") if isinstance(body, dict) else None
+        texts = [inputs] if isinstance(inputs, str) else inputs
+        named = body.get("model") if isinstance(body, dict) else None
+        model = named if isinstance(named, str) else ""
+        if not isinstance(texts, list) or not texts or not all(isinstance(t, str) for t in texts):
+            return await self._forward(request, raw, upstream, "embeddings", None)
+        filters = {"model": model} if "model" in options.match and model else {}
+        keys = [rule_key({"match": t, **filters, "embedding": True}) for t in texts]
+        if options.mode == "new" and all(self._replayable.get(key) is not None for key in keys):
+            _restore_body(request, raw)
+            return await handler(request)
+
+        def keep(status: int, headers: Mapping[str, str], body: bytes, streamed: bool) -> None:
+            if status < 400:
+                for text, vector in zip(texts, read_vectors(body), strict=False):
+                    recording.record_vector(text, model, vector)
+
+        return await self._forward(request, raw, upstream, "embeddings", keep)
 
     def _chat_request(self, api: str, raw: bytes, request: web.Request) -> ChatRequest | None:
         """The request as the engine reads it, or ``None`` when it is not recorded."""
@@ -169,9 +210,9 @@ class RecordingModel(Model):
         raw: bytes,
         upstream: str,
         api: str,
-        target: tuple[dict[str, Any], int] | None,
+        keep: Keep | None,
     ) -> web.StreamResponse:
-        """Send the call upstream, relay its answer as it arrives, and record it at ``target``."""
+        """Send the call upstream, relay its answer as it arrives, and hand the whole exchange to ``keep``."""
         path = request.path.removeprefix("/v1") if api != "messages" else request.path
         url = upstream.rstrip("/") + path
         headers = {name: value for name, value in request.headers.items() if name.lower() not in _HOP}
@@ -205,13 +246,9 @@ class RecordingModel(Model):
             shape = anthropic_error if api == "messages" else openai_error
             return json_response(502, shape(502, message))
         await answer.write_eof()
-        if target is not None and self.recording is not None:
+        if keep is not None:
             try:
-                if status >= 400:
-                    step = read_error(status, reply_headers, bytes(received))
-                else:
-                    step = read_success(api, bytes(received), streamed)
-                self.recording.record(target[0], target[1], step)
+                keep(status, reply_headers, bytes(received), streamed)
             except (UnreadableAnswer, OSError) as exc:
                 self.unrecorded.append(f"{url}: {exc}")
                 sys.stderr.write(f"tgfake: not recorded: {url}: {exc}\n")

@@ -28,7 +28,7 @@ MATCH_FIELDS = ("prompt", "model", "tools", "system", "profile")
 
 DEFAULT_MATCH = ("prompt", "model", "tools")
 
-RuleKey = tuple[str, str | None, tuple[str, ...], bool | None, str | None, str | None]
+RuleKey = tuple[str, str | None, tuple[str, ...], bool | None, str | None, str | None, bool]
 
 
 def parse_match(text: str) -> tuple[str, ...]:
@@ -69,6 +69,7 @@ def rule_key(rule: Mapping[str, Any]) -> RuleKey:
         rule.get("has_tools"),
         rule.get("system"),
         rule.get("profile"),
+        "embedding" in rule,  # an input's vector and a prompt's answer are rules apart
     )
 
 
@@ -143,6 +144,22 @@ class Recording:
             step["negative"] = True  # the upstream called a tool the request did not offer
         rule["steps"] = [*list(rule.get("steps") or ())[:position], step]
         rule["repeat_last"] = True  # a replay that asks once more than the recording hears the last answer again
+        self.save()
+
+    def record_vector(self, text: str, model: str, vector: list[float]) -> None:
+        """Write the vector an input got as an ``embedding`` rule (replacing the one recorded before) and save."""
+        rule: dict[str, Any] = {"match": text}
+        if "model" in self.fields and model:
+            rule["model"] = model
+        rule["embedding"] = vector
+        key = rule_key(rule)
+        known = self._by_key.get(key)
+        if known is not None:
+            known["embedding"] = vector
+        else:
+            rule = {"name": f"recorded {len(self._rules) + 1}", **rule}
+            self._rules.append(rule)
+            self._by_key[key] = rule
         self.save()
 
     def text(self) -> str:

@@ -247,3 +247,24 @@ async def test_a_stream_is_relayed_as_it_arrives_and_a_broken_one_is_not_recorde
     assert model.unrecorded == [
         f"{upstream.make_url('/v1/chat/completions')}: the upstream's answer broke off (ClientPayloadError)"
     ]
+
+
+async def test_embeddings_are_recorded_as_vectors_and_replayed_from_the_file(serve: Serve, tmp_path: Path) -> None:
+    upstream_model = Model(ModelOptions())
+    upstream = await serve(upstream_model)
+    path = tmp_path / "recorded.json"
+    async with openai_client(await serve(recorder(path, upstream))) as sdk:  # base64, as the SDK asks by default
+        recorded = await sdk.embeddings.create(model="text-embedding-3-small", input=["red apple", "blue sky"],
+                                               dimensions=8)
+    rules = json.loads(path.read_text())
+    assert [(rule["match"], rule["model"], len(rule["embedding"])) for rule in rules] == [
+        ("red apple", "text-embedding-3-small", 8), ("blue sky", "text-embedding-3-small", 8)
+    ]
+    rules[0]["embedding"] = [0.5] * 4  # what the file says is what a replay answers
+    path.write_text(json.dumps(rules))
+    await upstream.close()
+    async with openai_client(await serve(Model(ModelOptions(rules=load_rules_file(path))))) as sdk:
+        replayed = await sdk.embeddings.create(model="text-embedding-3-small", input=["red apple", "blue sky"],
+                                               dimensions=8)
+    assert replayed.data[0].embedding == [0.5] * 4
+    assert replayed.data[1].embedding == recorded.data[1].embedding

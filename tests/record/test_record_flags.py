@@ -68,3 +68,20 @@ def test_pieces_must_join_to_the_answer() -> None:
     with pytest.raises(RulesError) as caught:
         parse_rules_json('[{"steps": [{"answer": "one two", "pieces": ["one"]}]}]')
     assert str(caught.value) == "rules[0].steps.0: pieces must join to the answer (or the refusal) they stream"
+
+
+@pytest.mark.parametrize(
+    ("script", "message"),
+    [
+        ('[{"match": "a", "embedding": []}]', "rules[0].embedding: List should have at least 1 item after validation"),
+        (
+            '[{"match": "a", "embedding": [0.5], "flag": []}]',
+            "rules[0]: flag answers moderations and embedding embeddings: one rule does one",
+        ),
+        ('[{"match": "a", "embedding": [0.5], "answer": "x"}]', "rules[0]: a embedding rule matches with match and"),
+    ],
+)
+def test_an_embedding_rule_is_checked_when_loaded(script: str, message: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        parse_rules_json(script)
+    assert str(caught.value).startswith(message), str(caught.value)
