@@ -114,6 +114,7 @@ async def replay_talk(
         bot_env["OPENAI_BASE_URL"] = f"{origin}/v1"
         bot_env.setdefault("OPENAI_API_KEY", "tgfake")
     wait = min(max(timeout, 0.0), 60.0)
+    skipped_methods = {method.lower() for method in ignore_methods}
     skipped: list[str] = []
     process = await asyncio.create_subprocess_exec(
         *command, env=bot_env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
@@ -132,7 +133,7 @@ async def replay_talk(
                     if response.status != 200:
                         skipped.append(f"{action[0]} {action[1]}: {response.status} {await response.text()}")
                         continue
-                expected = [c["method"] for c in calls if c["method"] not in set(ignore_methods)]
+                expected = [c["method"] for c in calls if c["method"].lower() not in skipped_methods]
                 if expected:
                     last = expected[-1]
                     await _get(http, "/sim/wait", method=last, count=expected.count(last),
