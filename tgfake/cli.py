@@ -13,6 +13,7 @@ from llmstub import cli as llm_cli
 from tgfake import __version__
 from tgfake.app import create_app
 from tgfake.errors import SimError
+from tgfake.explore import command as explore_command
 from tgfake.logging import call_logger
 
 if TYPE_CHECKING:
@@ -180,8 +181,12 @@ async def _run(args: argparse.Namespace, model: Model | None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command; returns the exit status (0 clean stop, --help, --version; 1 on any error)."""
+    """Run the command; returns the exit status (0 clean stop, --help, --version; 1 on any error).
+
+    ``tgfake explore ...`` is the explorer's own command (tgfake/explore/command.py, its own exit statuses)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["explore"]:
+        return explore_command.main(argv[1:])
     parser = build_parser()
     try:
         try:

@@ -15,6 +15,7 @@ Fixtures:
   own first Bot API call (with its token), stops it after the test, and adds its output to the report when the test
   fails. How long a bot may take to make that call: ``--tgfake-ready-timeout`` / the ``tgfake_ready_timeout`` ini
   option (default 60 s), or ``ready_timeout=`` of one start.
+- ``tgfake_explore`` (function): explores a bot and answers its report (tgfake/explore/plugin.py).
 
 Marker ``@pytest.mark.tgfake(...)``: ``script`` (the model's rules: a list, JSON text or a path),
 ``faults`` (a list of ``/sim/fault`` bodies), ``mode`` (``"echo"``: the model echoes), and options that
@@ -39,6 +40,7 @@ from typing import Any, Protocol
 
 import pytest
 
+from tgfake.explore.plugin import tgfake_explore  # noqa: F401  (the explorer's fixture, registered with the plugin)
 from tgfake.options import Options
 from tgfake.testing import (
     DEFAULT_BOT_TOKEN,
@@ -95,6 +97,7 @@ def ready_timeout(config: pytest.Config) -> float:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    ready_timeout(config)  # a wrong value is a usage error at the start, not in the first test with a bot
     config.addinivalue_line(
         "markers",
         "tgfake(script=None, faults=None, mode=None, token=None, bot_username=None, bot_name=None, "
@@ -314,7 +317,9 @@ class StandSession:
         if self.private is not None:
             self.private.stop()
             return
-        if self.replaced_script and self.server.script is not None:
+        if self.replaced_script and self.own is not None:
+            pass  # a session of its own has a model of its own, which ends with it
+        elif self.replaced_script and self.server.script is not None:
             # a shared stand's (or a session that shares the stand's model, with an llmstub that serves one)
             self.client.model.script(self.server.script)
         elif self.replaced_script and self.lost_script is not None:

@@ -19,6 +19,7 @@ import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from tgfake import heap
 from tgfake.botapi.context import BotCall, Described
 from tgfake.botapi.pipeline import Pipeline
 from tgfake.chats import Chat, StoredMessage, message_json
@@ -120,9 +121,11 @@ class Stand(Telegram):
     # --- lifecycle -----------------------------------------------------------------------------------------------
     def reset(self) -> None:
         """Forget the conversation (see :class:`Telegram` for what stays); held polls keep waiting."""
-        self.forget()
+        frozen = self.forget()
         for hook in self.reset_hooks:
             hook()
+        if frozen:
+            heap.release()  # a long history's memory back to the system (a full collection costs milliseconds)
         self.calls_signal.fire()
 
     def close(self) -> None:

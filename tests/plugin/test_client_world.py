@@ -85,7 +85,10 @@ def test_join_leave_add_promote_restrict_ban_remove_and_demote(tgfake: StandClie
         "[8] * bob removed carol",
         "[9] * alice removed erin",
     ]
-    assert [m["status"] for m in tgfake.chat(group.id)["members"] if m["is_bot"]] == ["administrator"]
+    now = tgfake.chat_info(group)
+    assert (now.id, now.title, now.status_of("carol"), now.status_of("@tgfake_bot")) == (
+        group.id, "Club", "kicked", "administrator",
+    )  # fmt: skip
 
 
 def test_add_bot_makes_a_bot_with_botfathers_flags_that_starts_with_its_token(tgfake: StandClient) -> None:
@@ -203,6 +206,15 @@ def test_kind_asks_for_a_service_message_and_any_readable_kind_is_a_reply(tgfake
     tgfake.expect_no_reply(within=0.1)
     with pytest.raises(AssertionError, match="the bot sent a further message"):
         tgfake.expect_no_reply(within=0.1, kind="any")
+
+
+def test_an_invoice_is_a_reply_that_carries_the_invoice(tgfake: StandClient) -> None:
+    tgfake.send("/buy")
+    bot(tgfake, "sendInvoice", chat_id=4242, prices=PRICES, **STARS)
+    invoice = tgfake.expect_reply()
+    assert (invoice.kind, invoice.readable, invoice.service) == ("invoice", True, None)
+    assert invoice.content is not None
+    assert (invoice.content["title"], invoice.content["total_amount"]) == ("Boost", 50)
 
 
 def test_a_wrong_reply_is_named_in_the_first_line(tgfake: StandClient) -> None:

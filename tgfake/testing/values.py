@@ -94,6 +94,7 @@ class Call:
     status: int
     response: Any
     at: str = ""
+    bot_id: int = 0  # which bot made it (the stand's bots each have their own token)
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Call:
@@ -105,6 +106,7 @@ class Call:
             status=int(raw.get("status", 0)),
             response=raw.get("response"),
             at=str(raw.get("at", "")),
+            bot_id=int(raw.get("bot_id") or 0),
         )
 
     @property

@@ -27,7 +27,7 @@ class ChatInfo:
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> ChatInfo:
         return cls(
-            id=int(raw.get("id", 0)),
+            id=int(raw.get("id") or raw.get("chat_id") or 0),  # a created chat's, or the chat view's
             type=str(raw.get("type", "")),
             title=str(raw.get("title") or ""),
             username=str(raw.get("username") or ""),
@@ -87,6 +87,7 @@ def _member(core: Core, chat: ChatArg, verb: str, who: Account, by: Account | No
     if by is not None:
         body["by"] = _ref(by)
     got = yield from core.post(f"/sim/chats/{_chat_id(chat)}/{verb}", body)
+    core.acted_in(_chat_id(chat))  # the bot's answer to a join, a ban... is read there
     return Membership(str(got.get("status", "")), ChatInfo.from_json(got.get("chat") or {}))
 
 
@@ -136,6 +137,12 @@ class WorldMethods:
         return ChatInfo.from_json(got["chat"])
 
     @op
+    def chat_info(core: Core, /, chat: ChatArg | None = None) -> Op[ChatInfo]:
+        """A group's or channel's state now (``GET /sim/chat/{id}``): its members and their status."""
+        view = yield from core.chat(None if chat is None else _chat_id(chat))
+        return ChatInfo.from_json(view)
+
+    @op
     def join(core: Core, /, chat: ChatArg, *, user: Account = "alice", invite_link: str = "") -> Op[Membership]:
         """A person (or a bot) joins a chat (``POST /sim/chats/{id}/join``), by an ``invite_link`` if given."""
         return _member(core, chat, "join", user, None, invite_link=invite_link)
@@ -164,6 +171,7 @@ class WorldMethods:
         if by is not None:
             body["by"] = _ref(by)
         got = yield from core.post(f"/sim/chats/{_chat_id(chat)}/remove", body)
+        core.acted_in(_chat_id(chat))
         return Membership(str(got.get("status", "")), ChatInfo.from_json(got.get("chat") or {}))
 
     @op

@@ -161,8 +161,9 @@ class Telegram:
         return member
 
     # --- lifecycle --------------------------------------------------------------------------------------------
-    def forget(self) -> None:
-        """A reset's part in the world: a new :class:`World`, and every bot's conversation forgotten."""
+    def forget(self) -> bool:
+        """A reset's part in the world: a new :class:`World`, and every bot's conversation forgotten; whether the
+        old history was long enough to be frozen out of the collector's sight (its memory is then worth releasing)."""
         frozen = len(self.world.calls) >= FREEZE_EVERY
         self.world = World()
         if frozen:
@@ -170,6 +171,7 @@ class Telegram:
         for bot in self.bots.values():
             bot.forget()
         self.registry.named_bot = None
+        return frozen
 
     def is_closing(self) -> bool:
         return self.closing

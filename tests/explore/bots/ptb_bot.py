@@ -1,0 +1,163 @@
+"""A small python-telegram-bot bot with planted bugs (``PLANT``, comma-separated), or none: the correct twin.
+
+/start greets by name (HTML) under [Like] [About] [Again]; /help; /long; /photo; unknown text is echoed.
+
+    TELEGRAM_API, BOT_TOKEN   where the Bot API is and the bot's token
+    PLANT                     crash, no_reply, unanswered_callback, dead_button, markup_injection, not_modified,
+                              too_long, api_refused, retry_after_ignored, fault_not_recovered, blocked_not_handled
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+import os
+
+from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
+
+PLANTS = set(os.environ.get("PLANT", "").split(","))
+KEYBOARD = InlineKeyboardMarkup(
+    [
+        [InlineKeyboardButton("Like", callback_data="like"), InlineKeyboardButton("About", callback_data="about")],
+        [InlineKeyboardButton("Again", callback_data="again")],
+    ]
+)
+LONG = "A long story. " * 400
+logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+
+
+async def reply(update: Update, text: str, **kwargs: object) -> None:
+    """Send, waiting out a 429 as Telegram asks (the planted bug sends again at once); a blocked person is let go."""
+    message = update.effective_message
+    assert message is not None
+    for _ in range(3):
+        try:
+            await message.reply_text(text, do_quote=False, **kwargs)  # type: ignore[arg-type]
+            return
+        except RetryAfter as exc:
+            if "retry_after_ignored" not in PLANTS:
+                wait = exc.retry_after
+                await asyncio.sleep(wait if isinstance(wait, int | float) else wait.total_seconds())
+        except Forbidden:
+            if "blocked_not_handled" in PLANTS:
+                raise
+            return
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = update.effective_user
+    name = user.first_name if user else "there"
+    shown = name if "markup_injection" in PLANTS else html.escape(name)
+    await reply(update, f"Hello, <b>{shown}</b>!", parse_mode="HTML", reply_markup=KEYBOARD)
+
+
+async def help_(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if "no_reply" not in PLANTS:
+        await reply(update, "Try /start, /long or /photo.")
+
+
+async def long(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if "too_long" in PLANTS:
+        await reply(update, LONG)
+    else:
+        for at in range(0, len(LONG), 4096):
+            await reply(update, LONG[at : at + 4096])
+
+
+async def photo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message = update.effective_message
+    assert message is not None
+    if "api_refused" in PLANTS:
+        try:
+            await message.reply_photo("not-a-file-id")
+        except BadRequest:
+            await reply(update, "No photo today.")
+    else:
+        await reply(update, "No photo today.")
+
+
+async def every(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message = update.effective_message
+    if message is None:
+        return
+    text = message.text if "crash" not in PLANTS else message.text.lower()  # type: ignore[union-attr]
+    if text and not text.startswith("/"):
+        echoed = f"You said: {html.escape(text)}"
+        await reply(update, echoed if len(echoed) <= 4096 else "That is a long one.", parse_mode="HTML")
+
+
+async def tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    if query is None:
+        return
+    if query.data == "like":
+        if "dead_button" in PLANTS:
+            return
+        await query.answer("Thanks!")
+    elif query.data == "about":
+        if "unanswered_callback" not in PLANTS:
+            await query.answer()
+        await edit(update, "A bot that says hello.")
+    elif query.data == "again":
+        await query.answer()
+        await edit(update, "Hello again!")
+
+
+async def edit(update: Update, text: str) -> None:
+    """Edit the tapped message; the same text again is no change (the planted bug lets Telegram's refusal raise)."""
+    query = update.callback_query
+    assert query is not None
+    message = query.message
+    if "not_modified" not in PLANTS and message is not None and getattr(message, "text", None) == text:
+        return
+    await query.edit_message_text(text, reply_markup=KEYBOARD)
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The twin logs what went wrong in one line; the planted fault bug stops the bot on the first error."""
+    if "fault_not_recovered" in PLANTS:
+        context.application.stop_running()
+        return
+    if isinstance(context.error, TelegramError):
+        logging.warning("Bot API: %s", context.error)
+        return
+    raise context.error  # type: ignore[misc]
+
+
+async def commands(app: Application) -> None:  # type: ignore[type-arg]
+    await app.bot.set_my_commands(
+        [
+            BotCommand("start", "Start"),
+            BotCommand("help", "Help"),
+            BotCommand("long", "A long story"),
+            BotCommand("photo", "A photo"),
+        ]
+    )
+
+
+def main() -> None:
+    api = os.environ["TELEGRAM_API"].rstrip("/")
+    app = (
+        Application.builder()
+        .token(os.environ["BOT_TOKEN"])
+        .base_url(f"{api}/bot")
+        .base_file_url(f"{api}/file/bot")
+        .post_init(commands)
+        .build()
+    )
+    app.add_handler(CommandHandler("start", start))
+    app.add_handler(CommandHandler("help", help_))
+    app.add_handler(CommandHandler("long", long))
+    app.add_handler(CommandHandler("photo", photo))
+    app.add_handler(CallbackQueryHandler(tap))
+    app.add_handler(MessageHandler(filters.ALL, every))
+    if "blocked_not_handled" not in PLANTS:  # the planted bug has no error handler: PTB logs a traceback
+        app.add_error_handler(on_error)
+    app.run_polling(poll_interval=0, timeout=10)
+
+
+if __name__ == "__main__":
+    main()

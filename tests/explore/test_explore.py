@@ -1,0 +1,143 @@
+"""tgfake explore against small bots with planted bugs and their correct twin: every planted bug is found, as its
+kind, once; the twin comes out clean. The bots are plain-HTTP Python (tests/explore/bots/plain_bot.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tgfake.explore import explore
+
+BOT = str(Path(__file__).parent / "bots" / "plain_bot.py")
+REPLY_TIME = 1.5
+"""Short, since only a buggy bot ever waits it out: a correct one answers at once."""
+
+PLAIN_KINDS = (
+    "crash",
+    "no_reply",
+    "unanswered_callback",
+    "dead_button",
+    "markup_injection",
+    "not_modified",
+    "too_long",
+    "api_refused",
+)
+
+
+def run(plant: str = "", mode: str = "polling", **kwargs: object) -> dict[str, object]:
+    env = {"PLANT": plant, "MODE": mode}
+    report = explore([sys.executable, BOT], env=env, reply_time=REPLY_TIME, **kwargs)  # type: ignore[arg-type]
+    answer = report.json()
+    assert answer["mode"] == mode
+    return answer
+
+
+def kinds(report: dict[str, object]) -> list[str]:
+    return sorted(str(f["kind"]) for f in report["findings"])  # type: ignore[attr-defined]
+
+
+def test_the_correct_twin_comes_out_clean() -> None:
+    """Every phase, polling: no finding, and the coverage names what was tried."""
+    report = run("")
+    assert report["findings"] == []
+    coverage = report["coverage"]
+    assert coverage["commands_tried"] == ["/start", "/help", "/menu", "/about", "/stats"]  # type: ignore[index]
+    assert {'[Count] on "Hello, Alice!"', '[Back] on "This bot counts taps."'} <= set(
+        coverage["buttons_tapped"]  # type: ignore[index]
+    )
+    assert coverage["reply_buttons_pressed"] == ["Red", "Blue"]  # type: ignore[index]
+    assert report["stopped"] == ""
+
+
+def test_the_correct_twin_comes_out_clean_by_webhook() -> None:
+    report = run("", "webhook", phases=("commands", "texts", "names", "contents", "buttons", "faults"))
+    assert report["findings"] == []
+    assert len(report["coverage"]["buttons_tapped"]) >= 6  # type: ignore[index]
+
+
+@pytest.mark.parametrize("mode", ["polling", "webhook"])
+def test_every_planted_bug_is_found_once_as_its_kind(mode: str) -> None:
+    report = run(",".join(PLAIN_KINDS), mode, phases=("commands", "texts", "names", "contents", "buttons"))
+    assert kinds(report) == sorted(PLAIN_KINDS)
+    by_kind = {f["kind"]: f for f in report["findings"]}  # type: ignore[attr-defined]
+    crash = by_kind["crash"]
+    assert "KeyError: 'text'" in crash["evidence"]["output"]
+    assert crash["steps"][0]["path"] == "/sim/file"
+    assert by_kind["no_reply"]["steps"] == [{"path": "/sim/message", "body": {"text": "/help", "user_id": 4242}}]
+    injected = by_kind["markup_injection"]["evidence"]["calls"][0]
+    assert injected["status"] == 400
+    assert injected["description"].startswith("Bad Request: can't parse entities: ")
+    assert by_kind["too_long"]["evidence"]["calls"][0]["description"] == "Bad Request: message is too long"
+    refused = by_kind["api_refused"]["evidence"]["calls"][0]
+    assert (refused["method"], refused["description"]) == (
+        "sendPhoto",
+        "Bad Request: wrong file identifier/HTTP URL specified",
+    )
+    assert [s["body"].get("label") for s in by_kind["dead_button"]["steps"]] == [None, "Info"]
+    assert by_kind["not_modified"]["evidence"]["calls"][0]["description"].startswith(
+        "Bad Request: message is not modified"
+    )
+    assert "Hello, <b>" in by_kind["markup_injection"]["evidence"]["calls"][0]["params"]["text"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "mode"),
+    [
+        ("retry_after_ignored", "polling"),
+        ("fault_not_recovered", "polling"),
+        ("blocked_not_handled", "polling"),
+        ("retry_after_ignored", "webhook"),
+        ("blocked_not_handled", "webhook"),
+    ],
+)
+def test_a_planted_fault_bug_is_found(kind: str, mode: str) -> None:
+    report = run(kind, mode, phases=("commands", "faults"))
+    assert kinds(report) == [kind]
+    steps = report["findings"][0]["steps"]  # type: ignore[index]
+    assert steps[0]["path"] == "/sim/fault"
+
+
+def test_the_twin_survives_the_faults() -> None:
+    assert run("", phases=("commands", "faults"))["findings"] == []
+
+
+def test_the_same_seed_gives_the_same_actions_and_findings() -> None:
+    first = run("markup_injection", phases=("commands", "texts", "names"), seed=7)
+    second = run("markup_injection", phases=("commands", "texts", "names"), seed=7)
+    assert first["actions"] == second["actions"]
+    assert [f["steps"] for f in first["findings"]] == [f["steps"] for f in second["findings"]]  # type: ignore[attr-defined]
+    assert kinds(first) == ["markup_injection"]
+
+
+def test_the_budget_bounds_the_actions() -> None:
+    report = run("", budget=4)
+    assert report["coverage"]["actions"] == 4  # type: ignore[index]
+    assert report["stopped"] == "budget"
+
+
+PTB_BOT = str(Path(__file__).parent / "bots" / "ptb_bot.py")
+
+
+def run_ptb(plant: str, phases: tuple[str, ...]) -> list[str]:
+    report = explore([sys.executable, PTB_BOT], env={"PLANT": plant}, reply_time=REPLY_TIME, phases=phases)
+    return sorted(f.kind for f in report.findings)
+
+
+@pytest.mark.parametrize(
+    ("plant", "phases", "found"),
+    [
+        ("", ("commands", "texts", "names", "contents", "buttons", "faults"), []),
+        (",".join(PLAIN_KINDS), ("commands", "texts", "names", "contents", "buttons"), sorted(PLAIN_KINDS)),
+        ("retry_after_ignored", ("commands", "faults"), ["retry_after_ignored"]),
+        ("fault_not_recovered", ("commands", "faults"), ["fault_not_recovered", "fault_not_recovered"]),
+        ("blocked_not_handled", ("commands", "faults"), ["blocked_not_handled"]),
+    ],
+    ids=["twin", "plain-kinds", "retry_after_ignored", "fault_not_recovered", "blocked_not_handled"],
+)
+def test_python_telegram_bot_bugs_are_found_and_its_twin_is_clean(
+    plant: str, phases: tuple[str, ...], found: list[str]
+) -> None:
+    """The same kinds planted in a python-telegram-bot bot: its exceptions, its error handler, its retries."""
+    assert run_ptb(plant, phases) == found

@@ -1,0 +1,574 @@
+"""The explorer: acts as people on a stand in a seeded, bounded order and turns what the bot did into findings.
+
+Every wait is held on the stand (``GET /sim/wait``, ``/sim/wait?polling=1``, ``/sim/webhook/wait``) with a
+deadline; "no reply within N s" is such a wait timing out. Nothing sleeps.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tgfake.explore import judge
+from tgfake.explore.actions import (
+    ALICE,
+    PREVIOUS,
+    Action,
+    command_actions,
+    commands_from,
+    content_actions,
+    name_actions,
+    text_actions,
+    text_step,
+)
+from tgfake.explore.findings import Coverage, Finding, Report
+from tgfake.explore.sim import BotCall, Sim, SimCallError, Step
+
+DIGITS = re.compile(r"\d+")
+"""Numbers in a message's text do not make a new state (a counter shown after each tap is one state)."""
+
+WAIT_SLICE = 1.0
+"""Long waits are held in slices of this many seconds, so that a bot that died is noticed at once."""
+
+MAX_SERVER_WAIT = 60.0
+
+CAROL_ID = 5201
+CAROL: dict[str, Any] = {"user_id": CAROL_ID, "first_name": "Carol", "username": "carol"}
+"""The person who blocks the bot."""
+
+FOLLOW_UP_GRACE = 5.0
+"""Extra time a bot gets to answer again after an injected fault (it may back off first)."""
+
+
+PHASES = ("commands", "texts", "names", "contents", "buttons", "groups", "faults")
+"""The phases of an exploration, in the order they run."""
+
+
+class BotUnderTest(Protocol):
+    """The bot's process as the explorer sees it."""
+
+    def alive(self) -> bool: ...
+
+    def output(self, offset: int = 0) -> str: ...
+
+    def output_size(self) -> int: ...
+
+    def restart(self) -> None: ...
+
+
+@dataclass(slots=True)
+class Settings:
+    budget: int = 300
+    time_limit: float = 120.0
+    seed: int = 1
+    reply_time: float = 3.0
+    quiet: float = 0.2
+    """How long the bot must stay silent after an act before the act counts as handled."""
+    flood_limits: bool = False
+    """The stand runs with Telegram's flood limits: a 429 nobody injected is a ``flood`` finding."""
+    reserve: int = 24
+    """Actions kept for the group and fault phases while walking buttons."""
+    phases: tuple[str, ...] = PHASES
+    """Which phases run (in their fixed order): a test that needs only some keeps them short."""
+
+
+@dataclass(slots=True)
+class State:
+    """A distinct (message text, inline keyboard) the bot showed, and how to reach it from a fresh session."""
+
+    index: int
+    key: str
+    text: str
+    buttons: list[dict[str, Any]]
+    path: list[Step]
+    chat_id: int
+
+    def json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "text": self.text[:200],
+            "buttons": [str(b.get("text", "")) for b in self.buttons],
+            "chat_id": self.chat_id,
+        }
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one act brought: the steps as done, the sim's answers, the bot's calls (getUpdates left out)."""
+
+    action: Action
+    steps: list[Step]
+    answers: list[dict[str, Any]]
+    calls: list[BotCall]
+    output: str
+    alive: bool
+    refused_steps: list[str] = field(default_factory=list)
+
+
+class Explorer:
+    """One exploration of one bot on one session of a stand."""
+
+    def __init__(
+        self,
+        sim: Sim,
+        bot: BotUnderTest,
+        settings: Settings,
+        *,
+        webhook: bool = False,
+        progress: Callable[[Explorer], None] | None = None,
+    ) -> None:
+        self.sim = sim
+        self.bot = bot
+        self.settings = settings
+        self.webhook = webhook
+        self.progress = progress
+        self.rng = random.Random(settings.seed)
+        self.coverage = Coverage()
+        self.findings: list[Finding] = []
+        self._keys: set[str] = set()
+        self.states: dict[str, State] = {}
+        self._queue: deque[State] = deque()
+        self._started = time.monotonic()
+        self._reply_keyboards: set[str] = set()
+        self.stopped = ""
+        self.log: list[str] = []
+
+    # --- bounds ----------------------------------------------------------------------------------------------------
+    def room(self, reserve: int = 0) -> bool:
+        if self.coverage.actions + reserve >= self.settings.budget:
+            if not reserve:
+                self.stopped = self.stopped or "budget"
+            return False
+        if time.monotonic() - self._started >= self.settings.time_limit:
+            self.stopped = "time"
+            return False
+        return True
+
+    # --- the walk --------------------------------------------------------------------------------------------------
+    def run(self, command: list[str], later: list[Callable[[Explorer], None]] | None = None) -> Report:
+        """Every phase in turn while the budget and the time last; ``later`` phases (faults) run last."""
+        own: dict[str, Callable[[], None]] = {
+            "commands": self._commands,
+            "texts": self._texts,
+            "names": self._names,
+            "contents": self._contents,
+            "buttons": self._buttons,
+            "groups": self._groups,
+        }
+        if "buttons" not in self.settings.phases or not {"groups", "faults"} & set(self.settings.phases):
+            self.settings.reserve = 0
+        for name in PHASES:
+            if name not in self.settings.phases:
+                continue
+            if not self.room():
+                break
+            if name in own:
+                own[name]()
+            else:
+                for phase in later or []:
+                    phase(self)
+        self.coverage.seconds = time.monotonic() - self._started
+        self.coverage.states = [s.json() for s in self.states.values()]
+        report = Report(command=command, seed=self.settings.seed, budget=self.settings.budget, stopped=self.stopped)
+        report.findings = list(self.findings)
+        report.coverage = self.coverage
+        report.mode = "webhook" if self.webhook else "polling"
+        report.actions = list(self.log)
+        report.reply_time = self.settings.reply_time
+        return report
+
+    def _commands(self) -> None:
+        names: list[str] = []
+        for call in self.sim.calls():
+            if call.method.lower() == "setmycommands" and call.ok:
+                names += [n for n in commands_from(call.params) if n not in names]
+        for action in command_actions(names):
+            if not self.room():
+                return
+            self.coverage.commands.append(action.label)
+            self.act(action)
+
+    def _texts(self) -> None:
+        actions = text_actions()
+        head, rest = actions[:1], actions[1:]
+        self.rng.shuffle(rest)
+        for action in head + rest:
+            if not self.room():
+                return
+            self.act(action)
+
+    def _names(self) -> None:
+        for action in name_actions():
+            if not self.room():
+                return
+            self.act(action)
+
+    def _contents(self) -> None:
+        for action in content_actions():
+            if not self.room():
+                return
+            self.act(action)
+
+    def _buttons(self) -> None:
+        """Breadth-first over the distinct states: tap every button of each, the first one twice quickly."""
+        doubled = False
+        while self._queue and self.room(self.settings.reserve):
+            state = self._queue.popleft()
+            for button in state.buttons:
+                if not self.room(self.settings.reserve):
+                    return
+                data = button.get("callback_data")
+                if data is None:
+                    continue  # url, Mini App, login, switch-inline buttons send no callback
+                label = str(button.get("text", ""))
+                message_id = self._reach(state)
+                if message_id is None:
+                    continue
+                twice = not doubled
+                doubled = True
+                self.coverage.buttons.append(f"[{label}] on {judge_clip(state.text)}")
+                self._tap(state, label, message_id, twice)
+
+    def _reach(self, state: State) -> int | None:
+        """A live message showing ``state``: the newest one, or one made again by replaying the state's path."""
+        found = self._showing(state)
+        if found is not None:
+            return found
+        if not self.room(self.settings.reserve):
+            return None
+        replay = Action(label="replay", steps=list(state.path), chat_id=state.chat_id, kind="replay")
+        self.act(replay, judge_it=False)
+        return self._showing(state)
+
+    def _showing(self, state: State) -> int | None:
+        view = self.sim.chat(state.chat_id)
+        for msg in reversed(view.get("messages", [])):
+            if msg.get("deleted") or msg.get("from") != "bot":
+                continue
+            if state_key(msg) == state.key:
+                return int(msg["message_id"])
+        return None
+
+    def _tap(self, state: State, label: str, message_id: int, twice: bool) -> None:
+        who = {"user_id": state.chat_id if state.chat_id > 0 else ALICE, "chat_id": state.chat_id}
+        step = Step("/callback", {**who, "label": label})
+        exact = Step("/callback", {**who, "label": label, "message_id": message_id})
+        steps = [exact, exact] if twice else [exact]
+        action = Action(
+            label=f"tap [{label}]" + (" twice" if twice else ""),
+            steps=steps,
+            chat_id=state.chat_id,
+            kind="tap",
+            path=list(state.path),
+        )
+        outcome = self.act(action, recorded=[step, step] if twice else [step])
+        if outcome is None:
+            return
+        self.check_callbacks(outcome, label)
+        if not twice and self._key_of(state.chat_id, message_id) == state.key and self.room(self.settings.reserve):
+            self._tap(state, label, message_id, True)  # a button that keeps its message as it was: tapped again
+
+    def check_callbacks(self, outcome: Outcome, label: str) -> None:
+        """Each tap's callback query must be answered; a tap with no effect at all is a dead button."""
+        ids = [str(a.get("callback_query_id", "")) for a in outcome.answers if a.get("callback_query_id")]
+        for query_id in ids:
+            if any(judge.answers_callback(c, query_id) for c in outcome.calls):
+                continue
+            effect = [c for c in outcome.calls if judge.is_reply(c) or c.method.lower().startswith("delete")]
+            kind = "unanswered_callback" if effect else "dead_button"
+            title = (
+                f"tapping [{label}] brought no answerCallbackQuery (the person sees a spinner)"
+                if effect
+                else f"tapping [{label}] did nothing: no answer, no message, no edit"
+            )
+            self.report(kind, title, outcome, key=f"{kind}:{label}")
+            break
+
+    def _key_of(self, chat_id: int, message_id: int) -> str:
+        for msg in self.sim.chat(chat_id).get("messages", []):
+            if msg.get("message_id") == message_id and not msg.get("deleted"):
+                return state_key(msg)
+        return ""
+
+    def _groups(self) -> None:
+        username = str(self.sim.state().get("bot", {}).get("username", ""))
+        try:
+            made = self.sim.post(
+                "/chats",
+                {"type": "group", "title": "Explore group", "members": ["alice", "bob"], "admins": [f"@{username}"]},
+            )
+        except SimCallError:
+            return
+        group = int(made["chat_id"])
+        create = Step(
+            "/chats",
+            {"type": "group", "title": "Explore group", "members": ["alice", "bob"], "admins": [f"@{username}"]},
+        )
+        alice = {"user_id": ALICE, "chat_id": group}
+        acts = [
+            Action(label=f"/start@{username} in a group", steps=[text_step(f"/start@{username}", alice)]),
+            Action(
+                label="a mention in a group", steps=[text_step("hello", alice, mention=True)], controlled=("hello",)
+            ),
+            Action(label="bob leaves the group", steps=[Step(f"/chats/{group}/leave", {"user": "bob"})]),
+            Action(label="bob joins the group", steps=[Step(f"/chats/{group}/join", {"user": "bob"})]),
+        ]
+        for action in acts:
+            if not self.room():
+                return
+            action.chat_id = group
+            action.kind = "group"
+            action.path = [create]
+            self.act(action)
+
+    # --- one act ---------------------------------------------------------------------------------------------------
+    def act(
+        self,
+        action: Action,
+        *,
+        judge_it: bool = True,
+        recorded: list[Step] | None = None,
+        want: Callable[[list[BotCall]], bool] | None = None,
+        wait: float | None = None,
+    ) -> Outcome | None:
+        """Do the action's steps, wait until the bot has handled them, then judge what it did."""
+        since = self.sim.last_seq()
+        offset = self.bot.output_size()
+        delivered = self._delivered() if self.webhook else 0
+        for step in action.setup:
+            self.sim.do(step)
+        steps: list[Step] = []
+        answers: list[dict[str, Any]] = []
+        refused: list[str] = []
+        updates = 0
+        for step in action.steps:
+            body = dict(step.body)
+            if body.get("message_id") == PREVIOUS:
+                body["message_id"] = int(answers[-1].get("message_id", 0)) if answers else 0
+            done = Step(step.path, body)
+            try:
+                answer = self.sim.do(done)
+            except SimCallError as exc:
+                refused.append(f"{exc.path}: {exc.status} {exc.message}")
+                answer = {}
+            answers.append(answer if isinstance(answer, dict) else {})
+            steps.append(done)
+            if int(answers[-1].get("update_id") or 0) > 0 or "callback_query_id" in answers[-1]:
+                updates += 1
+        self.coverage.actions += 1
+        self.log.append(action.label)
+        queries = [str(a["callback_query_id"]) for a in answers if a.get("callback_query_id")]
+        if want is None and queries:
+            want = lambda calls: all(any(judge.answers_callback(c, q) for c in calls) for q in queries)  # noqa: E731
+        if want is None and action.expect_reply:
+            chat = action.chat_id
+            want = lambda calls: any(judge.is_reply(c, chat) for c in calls)  # noqa: E731
+        calls = self._settle(since, updates, delivered, want, wait or self.settings.reply_time)
+        outcome = Outcome(
+            action=action,
+            steps=list(action.path) + (recorded if recorded is not None else steps),
+            answers=answers,
+            calls=calls,
+            output=self.bot.output(offset),
+            alive=self.bot.alive(),
+            refused_steps=refused,
+        )
+        self._learn(outcome)
+        if judge_it:
+            self.judge(outcome)
+        elif not outcome.alive:
+            self.bot.restart()
+        if self.progress is not None:
+            self.progress(self)
+        return outcome
+
+    def _delivered(self) -> int:
+        view = self.sim.webhook()
+        return sum(1 for d in view.get("deliveries", []) if d.get("ok"))
+
+    def _settle(
+        self,
+        since: int,
+        updates: int,
+        delivered: int,
+        want: Callable[[list[BotCall]], bool] | None,
+        limit: float,
+    ) -> list[BotCall]:
+        """Hold until the bot took the updates, went idle and stayed silent for ``quiet`` (or ``want`` held)."""
+        deadline = time.monotonic() + limit
+        if updates:
+            if self.webhook:
+                self._sliced(deadline, lambda t: self.sim.wait_delivered(delivered + updates, t))
+            else:
+                self._sliced(deadline, lambda t: bool(self.sim.wait_calls(since, t, method="getUpdates")))
+                self._sliced(deadline, self.sim.wait_polling)
+        seen = since
+        calls: list[BotCall] = []
+        while True:
+            satisfied = want is None or want(calls)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or (not satisfied and not self.bot.alive()):
+                break
+            timeout = min(self.settings.quiet, remaining) if satisfied else min(WAIT_SLICE, remaining)
+            new = self.sim.wait_calls(seen, timeout)
+            if not new:
+                if satisfied:
+                    break
+                continue
+            seen = max(c.seq for c in new)
+            calls += [c for c in new if c.method.lower() != "getupdates"]
+        return calls
+
+    def _sliced(self, deadline: float, wait: Callable[[float], bool]) -> bool:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            if wait(min(WAIT_SLICE, remaining, MAX_SERVER_WAIT)):
+                return True
+            if not self.bot.alive():
+                return False
+
+    # --- what was learnt -------------------------------------------------------------------------------------------
+    def _learn(self, outcome: Outcome) -> None:
+        """New (message, keyboard) states join the queue; a reply keyboard's text buttons are pressed later."""
+        chats = {outcome.action.chat_id}
+        if not any(judge.is_reply(c) for c in outcome.calls):
+            return
+        for chat_id in chats:
+            view = self.sim.chat(chat_id)
+            for msg in view.get("messages", []):
+                if msg.get("deleted") or msg.get("from") != "bot" or not msg.get("keyboard"):
+                    continue
+                key = state_key(msg)
+                if key in self.states:
+                    continue
+                buttons = [b for row in msg["keyboard"] for b in row]
+                state = State(
+                    len(self.states),
+                    key,
+                    str(msg.get("text") or msg.get("caption") or ""),
+                    buttons,
+                    list(outcome.steps),
+                    chat_id,
+                )
+                self.states[key] = state
+                self._queue.append(state)
+                self.coverage.edges.append({"via": outcome.action.label, "to": state.index})
+            self._press_later(view, outcome)
+
+    def _press_later(self, view: dict[str, Any], outcome: Outcome) -> None:
+        board = view.get("reply_keyboard") or {}
+        if not board or board.get("hidden"):
+            return
+        labels = [
+            str(b.get("text", ""))
+            for row in board.get("keyboard") or []
+            for b in row
+            if isinstance(b, dict) and set(b) == {"text"}
+        ]
+        for label in labels:
+            if label in self._reply_keyboards or not self.room(self.settings.reserve):
+                continue
+            self._reply_keyboards.add(label)
+            self.coverage.reply_buttons.append(label)
+            press = Step("/reply-button", {"user_id": ALICE, "chat_id": outcome.action.chat_id, "label": label})
+            self.act(
+                Action(
+                    label=f"press [{label}]",
+                    steps=[press],
+                    chat_id=outcome.action.chat_id,
+                    kind="press",
+                    path=list(outcome.steps),
+                )
+            )
+
+    # --- judging ---------------------------------------------------------------------------------------------------
+    def judge(self, outcome: Outcome, *, expected: Callable[[BotCall], bool] | None = None) -> None:
+        """Findings from one act: a crash, refused calls, a command left unanswered.
+
+        A traceback that is the library raising a refusal the act's calls show (``BadRequest: Message is too
+        long``) is that refusal's evidence, not a crash of its own.
+        """
+        action = outcome.action
+        trace = judge.traceback_in(outcome.output)
+        line = judge.exception_line(trace)
+        raised = False
+        for call in outcome.calls:
+            if call.ok or (expected is not None and expected(call)):
+                continue
+            kind = judge.refusal_kind(call, action.controlled, self.settings.flood_limits)
+            title = f"{call.method} refused after {action.label}: {call.status} {call.description}"
+            key = f"{kind}:{call.method.lower()}:{call.description}"
+            if kind == "markup_injection":
+                title = f"{call.method} with text a person controls refused: {call.description}"
+                key = f"{kind}:{call.method.lower()}"
+            shows = bool(trace) and judge.raises(line, call)
+            raised = raised or shows
+            self.report(kind, title, outcome, key=key, calls=[call], output=trace if shows else "")
+        if not outcome.alive:
+            self.report(
+                "crash",
+                f"the bot exited after {action.label}",
+                outcome,
+                key=f"crash:exit:{line}",
+                output=trace or outcome.output[-4000:],
+            )
+            self.bot.restart()
+        elif trace and expected is None and not raised:
+            self.report("crash", f"{line} after {action.label}", outcome, key=f"crash:{line}", output=trace)
+        if action.expect_reply and outcome.alive and not any(judge.is_reply(c, action.chat_id) for c in outcome.calls):
+            self.report(
+                "no_reply",
+                f"{action.label} got no message within {self.settings.reply_time:g} s",
+                outcome,
+                key=f"no_reply:{action.label}",
+            )
+
+    def report(
+        self,
+        kind: str,
+        title: str,
+        outcome: Outcome,
+        *,
+        key: str,
+        calls: list[BotCall] | None = None,
+        output: str = "",
+    ) -> None:
+        if key in self._keys:
+            return
+        self._keys.add(key)
+        try:
+            transcript = self.sim.transcript(outcome.action.chat_id)
+        except OSError:
+            transcript = ""
+        refused = [c for c in outcome.calls if not c.ok]
+        self.findings.append(
+            Finding(
+                kind=kind,
+                title=title,
+                steps=list(outcome.steps),
+                calls=calls if calls is not None else refused,
+                output=output,
+                transcript=transcript,
+                chat_id=outcome.action.chat_id,
+                key=key,
+            )
+        )
+
+
+def state_key(msg: dict[str, Any]) -> str:
+    """A message's state: its text and its inline keyboard (labels and what each button does)."""
+    text = DIGITS.sub("#", str(msg.get("text") or msg.get("caption") or ""))
+    return json.dumps([text, msg.get("keyboard") or []], sort_keys=True, ensure_ascii=False)
+
+
+def judge_clip(text: str, n: int = 30) -> str:
+    one = " ".join(text.split())
+    return json.dumps(one if len(one) <= n else one[: n - 1] + "…", ensure_ascii=False)
