@@ -165,7 +165,7 @@ class Telegram:
     def forget(self) -> bool:
         """A reset's part in the world: a new :class:`World`, and every bot's conversation forgotten; whether the
         old history was long enough to be frozen out of the collector's sight (its memory is then worth releasing)."""
-        frozen = len(self.world.calls) >= state.FREEZE_EVERY  # (read here: a test lowers it)
+        frozen = len(self.world.calls) >= state.FREEZE_EVERY
         self.world = World()
         if frozen:
             gc.unfreeze()  # the old history is garbage now: let the collector see it again
