@@ -17,9 +17,14 @@ from typing import Any
 
 import pytest
 from aiohttp import FormData
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from tests.conftest import Wire
 from tests.media.media_helpers import image_bytes, mp4_bytes, wav_bytes
+from tgfake.botapi.keyboards import parse_inline_keyboard, parse_send_markup
+from tgfake.errors import TelegramError
+from tgfake.markup import ReplyMarkup
 
 ALICE = 4242
 UNION = "InlineKeyboardMarkup or ReplyKeyboardMarkup or ReplyKeyboardRemove or ForceReply"
@@ -209,3 +214,65 @@ async def test_a_checklist_reads_its_markup_before_the_business_connection(wire:
         **common,
         reply_markup='{"keyboard":["A"]}',
     )
+
+
+# --- the one parser, as a property: a send's and an edit's reading of any markup --------------------------------
+_LABEL = st.sampled_from(["A", "", " ", "🎰 Try it!", "x" * 3])
+_FLAG = st.sampled_from([True, False, 1, "yes", None])
+_REPLY_BUTTON = st.one_of(
+    _LABEL,
+    st.integers(),
+    st.fixed_dictionaries({"text": _LABEL}),
+    st.fixed_dictionaries({"text": _LABEL, "request_contact": _FLAG}),
+    st.fixed_dictionaries({"text": _LABEL, "request_location": _FLAG}),
+    st.fixed_dictionaries({"text": _LABEL, "style": st.sampled_from(["primary", "PRIMARY", "default", "pink", 3])}),
+)
+_INLINE_BUTTON = st.one_of(
+    st.fixed_dictionaries({"text": _LABEL, "callback_data": st.sampled_from(["a", "", "x" * 65])}),
+    st.fixed_dictionaries({"text": _LABEL, "url": st.sampled_from(["https://example.com", "not a link", ""])}),
+    st.fixed_dictionaries({"text": _LABEL}),
+    _LABEL,
+)
+_MARKUP = st.fixed_dictionaries(
+    {},
+    optional={
+        "keyboard": st.one_of(st.lists(st.lists(_REPLY_BUTTON, max_size=3), max_size=3), _LABEL),
+        "inline_keyboard": st.one_of(st.lists(st.lists(_INLINE_BUTTON, max_size=3), max_size=3), _LABEL),
+        "remove_keyboard": _FLAG,
+        "force_reply": _FLAG,
+        "selective": _FLAG,
+        "one_time_keyboard": _FLAG,
+        "input_field_placeholder": st.sampled_from(["Your bet", 5]),
+    },
+)
+_RAW = st.one_of(_MARKUP.map(json.dumps), st.sampled_from(["", "{", "[]", "5", "null", '"x"']))
+
+
+def _read(parse: Callable[[], Any]) -> tuple[str, Any]:
+    try:
+        return "ok", parse()
+    except TelegramError as exc:
+        return "refused", (exc.status, exc.description)
+
+
+@given(_RAW, st.sampled_from(["private", "group", "supergroup", "channel"]))
+@example('{"keyboard": [["🎰 Try it!"]]}', "private")  # the slot machine's keyboard
+@example('{"remove_keyboard": true}', "group")
+@example('{"force_reply": true}', "private")
+def test_a_send_takes_every_kind_an_edit_an_inline_keyboard_only(raw: str, chat_type: str) -> None:
+    """One parser, two readings: an edit answers as a send does, except that any markup but an inline keyboard is
+    'inline keyboard expected'; a send's reply keyboard, remove or force reply reads back as the same markup."""
+    send = _read(lambda: parse_send_markup(raw, chat_type))
+    edit = _read(lambda: parse_inline_keyboard(raw, chat_type))
+    if send[0] == "refused":
+        assert edit == send
+        return
+    markup = send[1]
+    if isinstance(markup, ReplyMarkup):
+        assert chat_type != "channel"  # an anonymous channel post takes an inline keyboard only
+        assert edit == ("refused", (400, "Bad Request: inline keyboard expected"))
+        again = parse_send_markup(json.dumps(markup.json()), chat_type)
+        assert isinstance(again, ReplyMarkup)
+        assert again.json() == markup.json()
+        return
+    assert edit == ("ok", markup)
