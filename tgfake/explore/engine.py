@@ -439,8 +439,8 @@ class Explorer:
     def _learn(self, outcome: Outcome) -> None:
         """New (message, keyboard) states join the queue; a reply keyboard's text buttons are pressed later."""
         chats = {outcome.action.chat_id}
-        if not any(judge.is_reply(c) for c in outcome.calls):
-            return
+        if outcome.action.kind == "name" or not any(judge.is_reply(c) for c in outcome.calls):
+            return  # the hostile names' greetings are the same keyboards again: walked once, in alice's chat
         for chat_id in chats:
             view = self.sim.chat(chat_id)
             for msg in view.get("messages", []):
