@@ -22,7 +22,7 @@ from .errors import anthropic_error
 from .surface import render_plan
 
 if TYPE_CHECKING:
-    from .model import Model
+    from .serving import ServingModel
 
 __all__ = ["ENDPOINT", "MessagesSurface", "create_message", "parse_request"]
 
@@ -317,6 +317,6 @@ class MessagesSurface:
 _SURFACE = MessagesSurface()  # stateless: one serves every model
 
 
-async def create_message(model: Model, request: web.Request) -> web.StreamResponse:
+async def create_message(model: ServingModel, request: web.Request) -> web.StreamResponse:
     """``POST /v1/messages`` on the model that serves the request."""
     return await model.serve(request, _SURFACE)

@@ -8,15 +8,14 @@ import os
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from aiohttp import web
 from multidict import CIMultiDict
 
-from .engine import ChatRequest, Engine, FallbackReply, Plan, RequestError
+from . import anthropic, responses
+from .engine import ChatRequest, Engine, Plan, RequestError
 from .errors import anthropic_error, openai_error
 from .extras import register_extras
 from .faults import ErrorFrame, FaultRun, chat_error_frame
@@ -33,12 +32,14 @@ from .http import (
     read_limited,
     stored,
 )
-from .journal import JOURNAL_LIMIT, LogEntry
+from .journal import LogEntry
 from .modes import MODES, ModeGenerator, ModeName
+from .options import DEFAULT_MODEL, ModelOptions
 from .quota import Quota, estimate_tokens
 from .rules import Rule, RulesError, coerce_rules, parse_rules_json
+from .serving import Clearable, S
 from .streaming import send_paced
-from .surface import Surface, register_surfaces
+from .surface import Surface
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -50,58 +51,6 @@ __all__ = [
     "ModelOptions",
     "request_id",
 ]
-
-DEFAULT_MODEL = "tgfake-demo"
-SHUTDOWN_GRACE = 5.0
-
-
-class Clearable(Protocol):
-    """State a surface keeps on the model (see :meth:`Model.state`); ``clear`` is its part of a reset."""
-
-    def clear(self) -> None: ...
-
-
-S = TypeVar("S", bound=Clearable)
-
-
-@dataclass(frozen=True, slots=True)
-class ModelOptions:
-    """How a model is configured; the library defaults stream at once (the command's delay is 50 ms).
-
-    ``rules`` takes :class:`Rule` objects or plain dicts (validated by the model). ``mode`` decides
-    the answer of last resort: ``script`` says ``You said: <prompt>`` (or what ``fallback`` returns),
-    ``echo`` and ``random`` generate it (seed 000) within ``max_model_len`` tokens (default 1024),
-    reproducibly with ``seed``; ``dataset`` (random mode) is a SQLite file or an open
-    :class:`~llmstub.generate.Dataset`. ``fixture_clock`` is "now" for ``/api/llm-completions``.
-    ``shutdown_grace`` bounds how long open requests may delay the application's shutdown.
-    ``clock`` is the model's time in seconds since the epoch (``created``, the journal's ``at``, the
-    quota window); tests pass a manual clock's ``now``. ``rpm``/``tpm`` turn on OpenAI-style quotas
-    (429 with ``x-ratelimit-*`` and ``retry-after``). ``transcript`` is what a transcription says
-    when no rule names its file (default ``Transcript of <file name>.``). ``usage_on_request`` sends the streamed usage
-    chunk only when ``stream_options.include_usage`` asks for it, as OpenAI does (the default, seed
-    002, always sends it).
-    """
-
-    model_id: str = DEFAULT_MODEL
-    rules: Sequence[Rule | Mapping[str, Any]] = ()
-    answers: Sequence[str] = ()
-    delay: float = 0.0
-    chunk_words: int = 1
-    strip_tags: Sequence[str] = ()
-    client_header: str | None = None
-    fallback: FallbackReply | None = None
-    mode: ModeName = "script"
-    max_model_len: int | None = None
-    seed: int | None = None
-    dataset: str | os.PathLike[str] | Dataset | None = None
-    fixture_clock: Callable[[], datetime] | None = None
-    journal_limit: int = JOURNAL_LIMIT
-    shutdown_grace: float = SHUTDOWN_GRACE
-    clock: Callable[[], float] | None = None
-    transcript: str | None = None
-    rpm: int | None = None
-    tpm: int | None = None
-    usage_on_request: bool = False
 
 
 class Model:
@@ -319,7 +268,9 @@ class Model:
         router.add_route("*", "/v1/chat/completions", v1(Model._chat))
         router.add_route("*", "/v1/completions", v1(Model._completions))
         register_extras(router, v1)
-        register_surfaces(router, v1)
+        router.add_route("*", responses.ENDPOINT, v1(responses.create_response))
+        router.add_route("*", responses.ENDPOINT + "/{id}", v1(responses.one_response))
+        router.add_route("*", anthropic.ENDPOINT, v1(anthropic.create_message))
         router.add_route("*", "/v1/{tail:.*}", v1(Model._not_found))
         router.add_get("/sim/llm/log", route(Model._get_log))
         router.add_delete("/sim/llm/log", route(Model._delete_log))
@@ -635,10 +586,6 @@ def request_id(request: web.Request) -> str:
     return rid
 
 
-
-
 def _resolve(waiter: asyncio.Future[None]) -> None:
     if not waiter.done():
         waiter.set_result(None)
-
-

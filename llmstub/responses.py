@@ -24,7 +24,7 @@ from .journal import JOURNAL_LIMIT
 from .surface import render_plan
 
 if TYPE_CHECKING:
-    from .model import Model
+    from .serving import ServingModel
 
 __all__ = ["ENDPOINT", "ResponseStore", "ResponsesSurface", "create_response", "one_response"]
 
@@ -463,12 +463,12 @@ def _not_found(response_id: str) -> web.Response:
     return json_response(404, body)
 
 
-async def create_response(model: Model, request: web.Request) -> web.StreamResponse:
+async def create_response(model: ServingModel, request: web.Request) -> web.StreamResponse:
     """``POST /v1/responses`` on the model that serves the request, with that model's stored responses."""
     return await model.serve(request, ResponsesSurface(model.state(ResponseStore)))
 
 
-async def one_response(model: Model, request: web.Request) -> web.StreamResponse:
+async def one_response(model: ServingModel, request: web.Request) -> web.StreamResponse:
     """``GET``/``DELETE /v1/responses/{id}`` from the serving model's store."""
     store = model.state(ResponseStore)
     response_id = request.match_info["id"]

@@ -13,17 +13,12 @@ from __future__ import annotations
 import json
 import json.decoder
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
-
-from aiohttp import web
+from typing import Any, Protocol
 
 from .engine import ChatRequest, Plan
 from .faults import split_events
 
-if TYPE_CHECKING:
-    from .model import ModelHandler, RouteHandler
-
-__all__ = ["Surface", "TurnWriter", "register_surfaces", "render_plan"]
+__all__ = ["Surface", "TurnWriter", "render_plan"]
 
 
 class Surface(Protocol):
@@ -148,13 +143,3 @@ def render_plan(plan: Plan, writer: TurnWriter, content_type: str) -> None:
         written.append(writer.take())
     plan.head, plan.pieces, plan.tail = written[0], written[1:-1], written[-1]
     plan.content_type = content_type
-
-
-def register_surfaces(router: web.UrlDispatcher, route: Callable[[ModelHandler], RouteHandler]) -> None:
-    """Mount the Responses API and Anthropic Messages on ``router`` (before the ``/v1`` catch-all), each
-    handler wrapped by ``route`` so it serves with the request's model (one per session)."""
-    from . import anthropic, responses
-
-    router.add_route("*", responses.ENDPOINT, route(responses.create_response))
-    router.add_route("*", responses.ENDPOINT + "/{id}", route(responses.one_response))
-    router.add_route("*", anthropic.ENDPOINT, route(anthropic.create_message))

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from tgfake.models import Ref, SenderFields, SimBody, UserId
+from tgfake.models import BotRef, ChatId, Count, MessageId, Ref, SenderFields, SimBody, UserId
 
 
 class PollIn(SimBody):
@@ -17,7 +17,7 @@ class PollIn(SimBody):
     type: str = ""  # regular or quiz; a request_poll button may force one
     is_anonymous: bool = True
     allows_multiple_answers: bool = False
-    correct_option_id: int = -1
+    correct_option_id: Count = -1
 
 
 class ReplyButtonIn(SenderFields):
@@ -33,7 +33,7 @@ class ReplyButtonIn(SenderFields):
     longitude: float | None = None
     phone_number: str = ""
     users: list[Ref] = Field(default_factory=list)
-    chat: int = 0
+    chat: ChatId = 0
     poll: PollIn | None = None
     data: str = ""
 
@@ -52,12 +52,12 @@ class ShareIn(SenderFields):
 class TargetIn(SimBody):
     """A person acting on one message: who, where (their private chat with ``bot`` unless ``chat_id``), which."""
 
-    bot: str | int = ""
-    user_id: int = 0
+    bot: BotRef = ""
+    user_id: UserId = 0
     username: str = ""
     first_name: str = ""
-    chat_id: int = 0
-    message_id: int = 0
+    chat_id: ChatId = 0
+    message_id: MessageId = 0
 
 
 class VoteIn(TargetIn):
@@ -87,8 +87,8 @@ class ForwardIn(SenderFields):
     or ``{"type":"channel","chat_id":-100…,"message_id":7}``. ``hidden``: the stored message's author hides their
     account in forwards (a ``hidden_user`` origin)."""
 
-    from_chat_id: int = 0
-    message_id: int = 0
+    from_chat_id: ChatId = 0
+    message_id: MessageId = 0
     text: str = ""
     origin: dict[str, Any] | None = None
     hidden: bool = False

@@ -24,6 +24,8 @@ from yarl import URL
 
 import llmstub
 from tgfake import downloads, errors
+from tgfake.botapi import schema
+from tgfake.botapi.pipeline import envelope_of
 from tgfake.clock import Clock
 from tgfake.delivery import Deliveries
 from tgfake.errors import TelegramError
@@ -32,8 +34,8 @@ from tgfake.options import Options
 from tgfake.page import register_page
 from tgfake.sessions import PREFIX, Session, Sessions
 from tgfake.sim import register_sim
-from tgfake.stand import Stand, envelope_of
-from tgfake.urlfiles import UrlFetcher, names_files
+from tgfake.stand import Stand
+from tgfake.urlfiles import UrlFetcher
 from tgfake.wire import answering, encoded_envelope, envelope_response, read_params, sim_json
 
 if TYPE_CHECKING:
@@ -97,10 +99,13 @@ async def bot_api(request: web.Request) -> web.StreamResponse:
         params = await read_params(request)
     except TelegramError as exc:  # refused while reading, as td's HTTP reader does: before any method, unrecorded
         return envelope_response(exc.status, envelope_of(exc))
-    if names_files(method):  # files named by URL, downloaded as Telegram would
-        await request.app[URL_FETCHER].fill(method, params)
-    served = await stand_of(request).serve(token, method, params)
+    served = await stand_of(request).pipeline.serve(token, method, params)
     return encoded_envelope(served.status, served.body, served.retry_after)
+
+
+def _fetch_for(fetcher: UrlFetcher, session: Session) -> None:
+    """A session's stand fetches files by URL as the root does (one client session, one policy)."""
+    session.stand.before_call = fetcher.before_call
 
 
 async def _release_polls(app: web.Application) -> None:
@@ -124,13 +129,17 @@ def create_app(
     app = web.Application(client_max_size=MAX_BODY)
     app.router.add_route("*", PREFIX + "{tail:.*}", sessions_route)
     root = app[STAND] = stand or Stand(options, clock)
+    fetcher = app[URL_FETCHER] = UrlFetcher(policy=root.options.url_files)
+    root.before_call = fetcher.before_call  # files named by URL: fetched after the call's checks
     deliveries = Deliveries()  # the webhook workers: idle until setWebhook
     deliveries.start(root)
     sessions = app[SESSIONS] = Sessions(root, limit=root.options.max_sessions, idle=root.options.session_idle)
     sessions.on_start.append(lambda session: deliveries.start(session.stand))
+    sessions.on_start.append(partial(_fetch_for, fetcher))
     sessions.on_end.append(lambda session: deliveries.stop(session.stand))
     register_sim(app)
-    register_page(app)
+    register_page(app)  # the page's bytes, and below the Bot API's parameter table, are read now: a reinstall
+    schema.load()  # under a running stand cannot take package data away from it
     if model is not None:
         model.register(app)
         root.reset_hooks.append(model.reset)
@@ -141,7 +150,6 @@ def create_app(
     for name in root.options.sessions:
         sessions.create(name, pinned=True)
     app.on_shutdown.append(_release_polls)
-    fetcher = app[URL_FETCHER] = UrlFetcher()
     app.on_cleanup.append(lambda _app: fetcher.close())
     app.cleanup_ctx.append(deliveries.run)
     app.router.add_get(downloads.ROUTE, downloads.download)

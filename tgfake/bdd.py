@@ -20,8 +20,15 @@ Given
   the bot is running                         (``BOT_CMD`` or the ``tgfake_bot_command`` fixture)
   the bot "python my_bot.py" is running
   the bot has inline mode on                 (BotFather's /setinline; ``with inline feedback``)
+  a group "Club" with bob, carol and the bot (alice's supergroup; also ``a basic group``, ``a channel``, ``a forum``;
+                                             ``@helper_bot`` names another bot)
+  the bot is an administrator of "Club"      (or a person: ``bob is an administrator of "Club"``)
 When
-  alice sends "hello"                        (``in the group``; ``, mentioning the bot``)
+  alice sends "hello"                        (``in the group``; ``in "Club"``; ``, mentioning the bot``)
+  dave joins "Club"                           (also: ``dave leaves "Club"``)
+  alice adds dave to "Club"                  (also: ``alice bans carol from "Club"``, ``alice removes carol from
+                                             "Club"``, ``alice restricts carol in "Club"``; the bot by ``the bot``)
+  alice pays the invoice                     (the newest in her last chat; ``with a tip of 5``)
   alice sent "/start" and got a reply         (a Given: the reply is consumed, whatever it says)
   alice taps "Ping"
   alice sends the video "clip.mp4"           (any kind: photo, document, video, audio, voice, animation, sticker,
@@ -37,6 +44,11 @@ Then
   the bot shows the keyboard [A] [B]          (rows separated by `` / ``)
   the bot edits the message to "text"
   the bot offers the inline results "Cats", "Dogs"    (the titles of its answer, in order)
+  the bot posts the service message "* bot removed carol"    (service lines are not replies: this reads them)
+  the bot sends an invoice for "Boost"
+  carol is banned from "Club"                (also: ``a member of``, ``an administrator of``, ``the owner of``,
+                                             ``restricted in``, ``gone from``)
+  the payment is paid                        (or ``declined``, ``shipping_refused``, ``timeout``; ``with "Sold out"``)
   the tap was answered with "text"            (or: the tap was answered)
   the bot showed typing
   the bot streamed its answer                (drafts or edits before the final text)
@@ -63,7 +75,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from tgfake.pytest_plugin import BotPool, StandSession, _command, use_pooled_bot
-from tgfake.testing import AlbumItem, ChatMessage, ModelClient, StandClient
+from tgfake.testing import AlbumItem, ChatInfo, ChatMessage, ModelClient, StandClient
 
 __all__: list[str] = []
 
@@ -180,18 +192,23 @@ def named_bot_is_running(
 # When: people act
 
 
-@when(
-    parsers.re(
-        r"(?P<who>[A-Za-z][\w-]*) sends " + _QUOTED + r"(?P<group> in the group)?(?P<mention>,? mentioning the bot)?"
-    )
-)
-@given(
-    parsers.re(
-        r"(?P<who>[A-Za-z][\w-]*) sent " + _QUOTED + r"(?P<group> in the group)?(?P<mention>,? mentioning the bot)?"
-    )
-)
-def person_sends(tgfake: StandClient, who: str, text: str, group: str | None, mention: str | None) -> None:
-    tgfake.send(_unquote(text), user=who, chat="group" if group else None, mention=bool(mention))
+_TEXT = r'"(?P<text>(?:[^"\\]|\\.)*)"'  # quotes inside escaped as \"
+_WHERE = r'(?:(?P<group> in the group)| in "(?P<title>[^"]+)")?(?P<mention>,? mentioning the bot)?'
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) sends " + _TEXT + _WHERE))
+@given(parsers.re(r"(?P<who>[A-Za-z][\w-]*) sent " + _TEXT + _WHERE))
+def person_sends(
+    request: pytest.FixtureRequest,
+    tgfake: StandClient,
+    who: str,
+    text: str,
+    group: str | None,
+    title: str | None,
+    mention: str | None,
+) -> None:
+    chat: int | str | None = _named_chat(request, title).id if title else "group" if group else None
+    tgfake.send(_unquote(text), user=who, chat=chat, mention=bool(mention))
 
 
 @given(parsers.re(r"(?P<who>[A-Za-z][\w-]*) sent " + _QUOTED + r" and got a reply"))
@@ -572,3 +589,135 @@ def outbox_has(tgfake: StandClient, n: str, method: str, status: str | None) -> 
 @then("the bot sent no further message")
 def bot_sent_nothing_more(tgfake: StandClient) -> None:
     tgfake.expect_no_reply()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Groups, joins and payments
+
+_CHATS = pytest.StashKey[dict[str, ChatInfo]]()
+_PAID = pytest.StashKey[dict[str, Any]]()
+_ACCOUNT = r"(?P<who>the bot|@?[A-Za-z][\w-]*)"
+_STATUS = {
+    "a member of": "member",
+    "an administrator of": "administrator",
+    "the owner of": "creator",
+    "banned from": "kicked",
+    "restricted in": "restricted",
+    "gone from": "left",
+}
+
+
+def _named_chat(request: pytest.FixtureRequest, title: str) -> ChatInfo:
+    chats: dict[str, ChatInfo] = request.node.stash.get(_CHATS, {})
+    if title not in chats:
+        made = ", ".join(repr(t) for t in chats) or "none"
+        raise AssertionError(f'no chat "{title}" in this scenario (made: {made}): Given a group "{title}" with ...')
+    return chats[title]
+
+
+def _account(tgfake: StandClient, who: str) -> str:
+    """``the bot`` as the stand's bot's @username; people and other bots as named."""
+    return f"@{tgfake.state()['bot']['username']}" if who == "the bot" else who
+
+
+@given(
+    parsers.re(
+        r'an? (?P<kind>basic group|group|supergroup|channel|forum) "(?P<title>[^"]+)"(?: with (?P<members>.+))?$'
+    )
+)
+def chat_exists(
+    request: pytest.FixtureRequest, tgfake: StandClient, kind: str, title: str, members: str | None
+) -> None:
+    """alice's chat; ``group`` is a supergroup (what Telegram makes today), ``basic group`` the old kind."""
+    names = [n.strip() for n in re.split(r",| and ", members or "") if n.strip()]
+    chat = tgfake.create_chat(
+        title,
+        type={"basic group": "group", "channel": "channel"}.get(kind, "supergroup"),
+        forum=kind == "forum",
+        members=[_account(tgfake, n) for n in names],
+    )
+    request.node.stash.setdefault(_CHATS, {})[title] = chat
+
+
+@given(parsers.re(_ACCOUNT + r' is an administrator of "(?P<title>[^"]+)"'))
+def is_administrator(request: pytest.FixtureRequest, tgfake: StandClient, who: str, title: str) -> None:
+    tgfake.promote(
+        _named_chat(request, title),
+        _account(tgfake, who),
+        can_delete_messages=True,
+        can_restrict_members=True,
+        can_invite_users=True,
+        can_pin_messages=True,
+    )
+
+
+@when(parsers.re(_ACCOUNT + r' (?P<verb>joins|leaves) "(?P<title>[^"]+)"'))
+def joins_or_leaves(request: pytest.FixtureRequest, tgfake: StandClient, who: str, verb: str, title: str) -> None:
+    chat = _named_chat(request, title)
+    if verb == "joins":
+        tgfake.join(chat, user=_account(tgfake, who))
+    else:
+        tgfake.leave(chat, user=_account(tgfake, who))
+
+
+@when(
+    parsers.re(
+        r"(?P<by>[A-Za-z][\w-]*) (?P<verb>adds|bans|removes|restricts) "
+        + _ACCOUNT
+        + r' (?:to|from|in) "(?P<title>[^"]+)"'
+    )
+)
+def member_changes(
+    request: pytest.FixtureRequest, tgfake: StandClient, by: str, verb: str, who: str, title: str
+) -> None:
+    """``restricts``: no sending at all (``can_send_messages`` off)."""
+    chat, account = _named_chat(request, title), _account(tgfake, who)
+    if verb == "adds":
+        tgfake.add(chat, account, by=by)
+    elif verb == "bans":
+        tgfake.ban(chat, account, by=by)
+    elif verb == "removes":
+        tgfake.remove(chat, account, by=by)
+    else:
+        tgfake.restrict(chat, account, by=by, can_send_messages=False)
+
+
+@then(parsers.re(_ACCOUNT + r" is (?P<status>" + "|".join(_STATUS) + r') "(?P<title>[^"]+)"'))
+def has_status(request: pytest.FixtureRequest, tgfake: StandClient, who: str, status: str, title: str) -> None:
+    chat = _named_chat(request, title)
+    now = tgfake.chat_info(chat).status_of(_account(tgfake, who))
+    if now != _STATUS[status]:
+        raise _fail(tgfake, f"{who} is {now or 'not known'} in {title!r}, not {_STATUS[status]}")
+
+
+@then(parsers.re(r"the bot posts the service message " + _QUOTED))
+def bot_posts_service(tgfake: StandClient, text: str) -> None:
+    """The bot's next service line (``* bot removed carol``), as the transcript writes it."""
+    message = tgfake.expect_reply(kind="service")
+    line = next((ln for ln in tgfake.transcript().splitlines() if ln.startswith(f"[{message.message_id}] ")), "")
+    if line.split(" ", 1)[-1] != _unquote(text):
+        raise _fail(tgfake, f"the bot's service message reads {line!r}, not {_unquote(text)!r}")
+
+
+@then(parsers.re(r"the bot sends an invoice for " + _QUOTED))
+def bot_sends_invoice(tgfake: StandClient, text: str) -> None:
+    """The bot's next message a person reads is an invoice with that title."""
+    message = tgfake.expect_reply()
+    if message.kind != "invoice" or (message.content or {}).get("title") != _unquote(text):
+        raise _fail(tgfake, f"message {message.message_id} is not an invoice for {_unquote(text)!r}")
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) pays the invoice(?: with a tip of (?P<tip>\d+))?"))
+def person_pays(request: pytest.FixtureRequest, tgfake: StandClient, who: str, tip: str | None) -> None:
+    """The newest invoice in the person's last chat; the outcome is kept for ``the payment is ...``."""
+    chat = tgfake.last_chat
+    request.node.stash[_PAID] = tgfake.pay(user=who, chat=chat, tip=int(tip or 0))
+
+
+@then(parsers.re(r"the payment (?:is|was) (?P<status>\w+)(?: with " + _QUOTED + ")?"))
+def payment_is(request: pytest.FixtureRequest, tgfake: StandClient, status: str, text: str | None) -> None:
+    outcome = request.node.stash.get(_PAID, None)
+    if outcome is None:
+        raise AssertionError("no payment in this scenario: When alice pays the invoice")
+    if outcome.get("status") != status or (text is not None and outcome.get("error_message") != _unquote(text)):
+        raise _fail(tgfake, f"the payment ended {outcome}, not {status}" + (f" with {text!r}" if text else ""))

@@ -5,85 +5,18 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from tgfake.content import Media, media_json, media_label, media_view
+from tgfake.bounds import CHANNEL_ID_BASE
+from tgfake.content import Media, StoredFile, media_json, media_label, media_view
 from tgfake.drafts import Drafts
-from tgfake.extras import legacy_forward_fields, origin_name, reaction_counts, reaction_label
+from tgfake.extras import ORIGIN, legacy_forward_fields, origin_name, reaction_counts, reaction_label
+from tgfake.markup import Button, Keyboard, ReplyMarkup, Shown, keyboard_json
 from tgfake.text import to_transcript
 from tgfake.world.members import Member
 from tgfake.world.people import User
 
-if TYPE_CHECKING:
-    from tgfake.reply_keyboards import ReplyMarkup, Shown
-
 TYPING_WINDOW = 5.0  # seconds a sendChatAction shows "typing" (shown while strictly less than this)
-
-
-@dataclass(frozen=True, slots=True)
-class Button:
-    """One inline keyboard button; exactly one of the actions is set (the rest are None).
-
-    Frozen: a parsed keyboard is cached by its JSON (tgfake/reply_keyboards.py), so one button may sit in many
-    messages.
-    """
-
-    text: str
-    callback_data: str | None = None
-    url: str | None = None
-    web_app_url: str | None = None
-    callback_game: bool = False  # launches the message's game (sendGame); a tap sends game_short_name
-    pay: bool = False  # the pay button of an invoice
-    switch_inline: tuple[str, Any] | None = None  # switch_inline_query(_current_chat/_chosen_chat) and its value
-    style: str = ""  # primary, danger or success; "" for the app's own colours
-
-    def json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"text": self.text}
-        if self.style:
-            out["style"] = self.style
-        if self.callback_data is not None:
-            out["callback_data"] = self.callback_data
-        if self.url is not None:
-            out["url"] = self.url
-        if self.web_app_url is not None:
-            out["web_app"] = {"url": self.web_app_url}
-        if self.callback_game:
-            out["callback_game"] = {}
-        if self.pay:
-            out["pay"] = True
-        if self.switch_inline is not None:
-            out[self.switch_inline[0]] = self.switch_inline[1]
-        return out
-
-
-Keyboard = list[list[Button]]
-
-
-def keyboard_json(keyboard: Keyboard) -> dict[str, Any]:
-    return {"inline_keyboard": [[b.json() for b in row] for row in keyboard]}
-
-
-@dataclass(slots=True)
-class StoredFile:
-    """A file (the bot's upload or the person's), kept with its bytes so tests can read it back."""
-
-    file_id: str
-    unique_id: str
-    name: str
-    mime_type: str
-    data: bytes
-    width: int = 0
-    height: int = 0
-    kind: str = "document"  # one of content.FILE_KINDS: a file id is re-sent only as its own kind
-    meta: dict[str, Any] = field(default_factory=dict)  # duration, emoji...: what the file shows for its kind
-
-    @property
-    def size(self) -> int:
-        return len(self.data)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> StoredFile:
-        """A file is shared, never duplicated: a forwarded or copied message shows the same file id."""
-        return self
 
 
 @dataclass(slots=True)
@@ -236,7 +169,7 @@ def type_for_id(chat_id: int) -> str:
     channels (taken as supergroups), other negative ids groups."""
     if chat_id > 0:
         return "private"
-    return "supergroup" if chat_id < -1_000_000_000_000 else "group"
+    return "supergroup" if chat_id < CHANNEL_ID_BASE else "group"
 
 
 @dataclass(slots=True)
@@ -316,11 +249,18 @@ class Chat:
         return out
 
     def members_view(self) -> list[dict[str, Any]]:
-        """Who is in the chat, as the sim shows it (the chat view, the world routes' answers)."""
-        return [
-            {"user_id": m.user.id, "name": m.user.handle, "is_bot": m.user.is_bot, "status": m.status}
-            for m in self.members.values()
-        ]
+        """Who is in the chat, as the sim shows it (the chat view, the world routes' answers): each account's
+        names apart, as a Telegram ``User`` has them (``last_name`` and ``username`` only when set)."""
+        out = []
+        for m in self.members.values():
+            user = m.user
+            item: dict[str, Any] = {"user_id": user.id, "first_name": user.first_name}
+            if user.last_name:
+                item["last_name"] = user.last_name
+            if user.username:
+                item["username"] = user.username
+            out.append(item | {"is_bot": user.is_bot, "status": m.status})
+        return out
 
     def member(self, user_id: int) -> Member | None:
         return self.members.get(user_id)
@@ -415,6 +355,25 @@ def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[
     if msg.via_bot is not None:
         out["via_bot"] = msg.via_bot.json()
     return out
+
+
+def origin_of(chat: Chat, msg: StoredMessage, *, hidden: bool = False) -> dict[str, Any]:
+    """The ``forward_origin`` a forward of ``msg`` carries, the bot's forward and the person's alike.
+
+    A forward of a forward keeps the first origin; a person who hides forwards (or ``hidden``: the sim says this
+    author does) is a ``hidden_user`` named only; a message without a sender is its anonymous chat's.
+    """
+    kept = msg.extra.get(ORIGIN)
+    if kept is not None:
+        return dict(kept)
+    if chat.type == "channel":
+        return {"type": "channel", "chat": chat.json(), "message_id": msg.message_id, "date": msg.date}
+    sender = msg.sender
+    if sender is None:
+        return {"type": "chat", "sender_chat": chat.json(), "date": msg.date}
+    if hidden or (sender.hides_forwards and not sender.is_bot):
+        return {"type": "hidden_user", "sender_user_name": sender.full_name, "date": msg.date}
+    return {"type": "user", "sender_user": sender.json(), "date": msg.date}
 
 
 def comment_thread(chat: Chat, reply_to: int | None) -> int:
@@ -557,14 +516,9 @@ def service_text(service: dict[str, Any], who: str) -> str:
         return f"{who} reopened the topic"
     if "pinned_message" in service:
         return f"{who} pinned message {service['pinned_message']['message_id']}"
-    if "invoice" in service:
-        invoice = service["invoice"]
-        return f"{who} sent an invoice: {invoice['title']} ({invoice['total_amount']} {invoice['currency']})"
     for key, verb in (("successful_payment", "paid"), ("refunded_payment", "was refunded")):
         if key in service:
             return f"{who} {verb} {service[key]['total_amount']} {service[key]['currency']}"
-    if "game" in service:
-        return f"{who} sent the game {service['game']['title']}"
     if "migrate_to_chat_id" in service:
         return f"the group became the supergroup {service['migrate_to_chat_id']}"
     if "migrate_from_chat_id" in service:

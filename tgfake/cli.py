@@ -24,6 +24,8 @@ from tgfake.options import (
     DEFAULT_BOT_USERNAME,
     DEFAULT_MAX_SESSIONS,
     DEFAULT_SESSION_IDLE,
+    DEFAULT_URL_FILES,
+    URL_FILES,
     Options,
 )
 from tgfake.server import SHUTDOWN_TIMEOUT, serve
@@ -75,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-token",
         action="append",
         default=[],
-        help="accept only this token (repeat for several bots; the first is the default bot's)",
+        help="accept only this token (repeat for several bots; the first pins the default bot)",
     )
     p.add_argument("--bot-username", "-bot-username", default=DEFAULT_BOT_USERNAME)
     p.add_argument("--bot-name", "-bot-name", default=DEFAULT_BOT_NAME)
@@ -98,9 +100,16 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_SESSION_IDLE,
         help="a session with no request for this long ends (10m; 0 never)",
     )
-    for flag in ("verbose", "version", "llm", "flood-control"):
+    for flag in ("verbose", "version", "llm", "flood-control", "strict"):
         p.add_argument(f"--{flag}", f"-{flag}", type=_bool, nargs="?", const=True, default=False)
     p.add_argument("--log-format", "-log-format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--url-files",
+        "-url-files",
+        choices=URL_FILES,
+        default=DEFAULT_URL_FILES,
+        help="where files sent by URL may be fetched from: default (loopback and public addresses), all, none",
+    )
     llm_cli.add_arguments(p)
     p.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
     return p
@@ -137,9 +146,11 @@ async def _run(args: argparse.Namespace, model: Model | None) -> int:
         poll_max=args.poll_max,
         verbose=args.verbose,
         flood_control=args.flood_control,
+        strict=args.strict,
         sessions=tuple(args.session),
         max_sessions=args.max_sessions,
         session_idle=args.session_idle,
+        url_files=args.url_files,
     )
     try:
         app = create_app(options, model=model)

@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from tgfake.chats import StoredFile
+from typing import Any
 
 FILE_KINDS = ("photo", "document", "video", "audio", "voice", "animation", "sticker", "video_note")
 """The kinds that carry a file (a file id is re-sent only as its own kind, or as any kind of DOCUMENT_KINDS)."""
@@ -26,6 +23,30 @@ CAPTIONED = frozenset({"photo", "document", "video", "audio", "voice", "animatio
 """The kinds a caption may go with (stickers, video notes, locations... have none)."""
 SPOILERED = frozenset({"photo", "live_photo", "video", "animation"})
 """The kinds TDLib can hide under a spoiler (``has_spoiler`` of its photo, video and animation contents)."""
+
+
+@dataclass(slots=True)
+class StoredFile:
+    """A file (the bot's upload or the person's), kept with its bytes so tests can read it back."""
+
+    file_id: str
+    unique_id: str
+    name: str
+    mime_type: str
+    data: bytes
+    width: int = 0
+    height: int = 0
+    kind: str = "document"  # one of content.FILE_KINDS: a file id is re-sent only as its own kind
+    meta: dict[str, Any] = field(default_factory=dict)  # duration, emoji...: what the file shows for its kind
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> StoredFile:
+        """A file is shared, never duplicated: a forwarded or copied message shows the same file id."""
+        return self
+
 
 # Each file kind's fields, in Telegram's order; file_name and mime_type come from the file itself.
 _FILE_FIELDS: dict[str, tuple[str, ...]] = {
@@ -182,6 +203,10 @@ def media_label(media: Media) -> str:
         return f"[dice {d['emoji']} {d['value']}]"
     if kind == "poll":
         return poll_label(d)
+    if kind == "invoice":
+        return f"[invoice {d['title']!r}: {d['total_amount']} {d['currency']}] {d['description']}"
+    if kind == "game":
+        return f"[game {d['title']!r}]"
     if kind == "paid_media":
         return f"[paid media {d['star_count']}⭐: {', '.join(m['type'] for m in d['paid_media'])}]"
     if kind == "users_shared":

@@ -21,7 +21,6 @@ from aiohttp import web
 
 from tgfake.params import Params
 from tgfake.stand import Stand
-from tgfake.urlfiles import fill_over, names_files
 from tgfake.webhooks import SECRET_HEADER, Delivery, WebhookConfig
 from tgfake.wire import compact, decode_text, form_pairs, json_pairs
 from tgfake.world.bots import Bot
@@ -200,8 +199,6 @@ async def deliver(
             method, params = reply
             delivery.reply_method = method
             if not method.lower().startswith("get") and method.lower() not in _NOT_SERVED_IN_REPLY:
-                if names_files(method):  # a photo by URL in the reply is downloaded as on the Bot API route
-                    await fill_over(session, method, params)
                 delivery.reply_status = (await stand.serve(config.token, method, params)).status
     hook.deliveries.append(delivery)
     stand.calls_signal.fire()  # sim waits on deliveries share the outbox's signal

@@ -9,8 +9,11 @@ from __future__ import annotations
 NOT_FOUND = "Not Found"
 METHOD_NOT_FOUND = "Not Found: method not found"
 UNAUTHORIZED = "Unauthorized"
+INVALID_TOKEN = "Unauthorized: invalid token specified"  # ClientManager::send: a token of the wrong shape
+UNALLOWED_TOKEN = "Misdirected Request: unallowed token specified"  # ClientManager::send, 421: no integer bot id
 BAD_REQUEST = "Bad Request"
 FORBIDDEN_BLOCKED = "Forbidden: bot was blocked by the user"
+FORBIDDEN_CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"  # the server's, for a stranger
 BAD_GATEWAY = "Bad Gateway"
 INTERNAL = "Internal Server Error"
 TOO_MANY = "Too Many Requests"
@@ -54,6 +57,8 @@ CUSTOM_EMOJI_INVALID = "Bad Request: invalid custom emoji identifier specified"
 DATE_INVALID = "Bad Request: invalid date specified"
 
 # --- keyboards ---------------------------------------------------------------------------------------------------
+MARKUP_NOT_JSON = "Bad Request: can't parse reply keyboard markup JSON object"  # Client.cpp's get_reply_markup
+MARKUP_NOT_OBJECT = "Bad Request: object expected as reply markup"
 KEYBOARD_NOT_ARRAY = 'Bad Request: Field "inline_keyboard" must be of type Array'
 BUTTON_TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
 BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"

@@ -7,33 +7,11 @@ message carries instead of text (a contact, a location, a poll, ``users_shared``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tgfake.content import account_name
 
-if TYPE_CHECKING:
-    from tgfake.chats import Chat, StoredMessage
-
 ORIGIN = "forward_origin"
-
-
-def origin_of(chat: Chat, msg: StoredMessage, *, hidden: bool = False) -> dict[str, Any]:
-    """The ``forward_origin`` a forward of ``msg`` carries, the bot's forward and the person's alike.
-
-    A forward of a forward keeps the first origin; a person who hides forwards (or ``hidden``: the sim says this
-    author does) is a ``hidden_user`` named only; a message without a sender is its anonymous chat's.
-    """
-    kept = msg.extra.get(ORIGIN)
-    if kept is not None:
-        return dict(kept)
-    if chat.type == "channel":
-        return {"type": "channel", "chat": chat.json(), "message_id": msg.message_id, "date": msg.date}
-    sender = msg.sender
-    if sender is None:
-        return {"type": "chat", "sender_chat": chat.json(), "date": msg.date}
-    if hidden or (sender.hides_forwards and not sender.is_bot):
-        return {"type": "hidden_user", "sender_user_name": sender.full_name, "date": msg.date}
-    return {"type": "user", "sender_user": sender.json(), "date": msg.date}
 
 
 def legacy_forward_fields(origin: dict[str, Any]) -> dict[str, Any]:

@@ -11,14 +11,13 @@ import re
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from tgfake.chats import StoredFile
-from tgfake.content import DOCUMENT_KINDS
+from tgfake.content import DOCUMENT_KINDS, StoredFile
 from tgfake.errors import bad_request
 from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES, mime_type
 from tgfake.text.cleaning import strip_empty_characters
 
 if TYPE_CHECKING:
-    from tgfake.stand import Stand
+    from tgfake.world.telegram import Telegram
 
 MAX_DOWNLOAD_BYTES = 20 << 20
 """The largest file a bot may fetch with getFile (Telegram's ``MAX_DOWNLOAD_FILE_SIZE``)."""
@@ -34,7 +33,7 @@ WRONG_IDENTIFIER = "Bad Request: wrong file identifier/HTTP URL specified"
 TYPE_MISMATCH = "Bad Request: type of file mismatch"
 FILE_TOO_BIG = "Bad Request: file is too big"
 FILE_EMPTY = "Bad Request: file must be non-empty"  # td (FileLoaderUtils) as fail_query_with_error lower-cases it
-URL_UNFETCHABLE = "Bad Request: failed to get HTTP URL content"  # WEBPAGE_CURL_FAILED: the stand has no network
+URL_UNFETCHABLE = "Bad Request: failed to get HTTP URL content"  # WEBPAGE_CURL_FAILED, as Client.cpp words it
 
 _FOLDERS = {
     "photo": "photos",
@@ -53,7 +52,7 @@ _PHOTO_SUFFIX = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif"}
 
 
 def mint(
-    stand: Stand,
+    stand: Telegram,
     kind: str,
     name: str,
     data: bytes,
@@ -102,14 +101,14 @@ def check_upload(data: bytes, kind: str) -> None:
         raise bad_request(FILE_EMPTY)
 
 
-def by_path(stand: Stand, path: str) -> StoredFile | None:
+def by_path(stand: Telegram, path: str) -> StoredFile | None:
     """The file a download path names: the id is the path's stem, and the whole path must be the file's own."""
     stem = PurePosixPath(path).name.split(".", 1)[0]
     stored = stand.world.files.get(stem)
     return stored if stored is not None and file_path(stored) == path else None
 
 
-def for_get_file(stand: Stand, file_id: str) -> StoredFile:
+def for_get_file(stand: Telegram, file_id: str) -> StoredFile:
     """getFile's checks: an id of another shape, an unknown id, a file over 20 MB are each refused."""
     if not FILE_ID.fullmatch(file_id):
         raise bad_request(WRONG_REMOTE_ID)
@@ -121,7 +120,7 @@ def for_get_file(stand: Stand, file_id: str) -> StoredFile:
     return stored
 
 
-def for_resend(stand: Stand, value: str, kind: str, any_document: bool = False) -> StoredFile:
+def for_resend(stand: Telegram, value: str, kind: str, any_document: bool = False) -> StoredFile:
     """A send naming a file by id: the very file (no new id), of the same kind (or, with ``any_document``, of the
     same TDLib file type class, documents and the like); a URL cannot be fetched here."""
     stored = stand.world.files.get(value.strip())

@@ -12,10 +12,10 @@ from tgfake import webapp
 from tgfake.chats import type_for_id
 from tgfake.errors import SimError
 from tgfake.models import LaunchIn
-from tgfake.world.inline import WebAppQuery
+from tgfake.world.inline_state import WebAppQuery
 
 if TYPE_CHECKING:
-    from tgfake.stand import Stand
+    from tgfake.world.telegram import Telegram
 
 NO_TOKEN = "no bot token to sign with yet: let the bot call the stand first, or start it with --token"
 NO_MINI_APP = "no Mini App to open: give a url, or let the bot set a web_app menu button"
@@ -27,7 +27,7 @@ def go_json(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def launch(stand: Stand, req: LaunchIn) -> dict[str, Any]:
+def launch(stand: Telegram, req: LaunchIn) -> dict[str, Any]:
     """The launch: ``url`` (launch parameters in its fragment), ``init_data``, ``theme_params``, ``version``,
     ``platform``. Refused (SimError 400) without a signing token, without a Mini App, or for an address
     Telegram would not open. Each launch uses the next ``query_id`` (``tgfake-N``, never reset)."""

@@ -18,14 +18,20 @@ import struct
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image
 
+from tgfake.errors import bad_request
+from tgfake.params import Params, parse_int
+
 __all__ = [
+    "IMAGE_PROCESS_FAILED",
     "MAX_CAPTION_LENGTH",
     "MAX_DOCUMENT_BYTES",
     "MAX_PHOTO_BYTES",
     "PHOTO_FORMATS",
+    "describe",
     "detect_content_type",
     "image_size",
     "mime_type",
@@ -275,3 +281,52 @@ def audio_info(data: bytes) -> AudioInfo:
         return str(value[0]) if isinstance(value, list) and value else ""
 
     return AudioInfo(duration=round(length), title=tag("title"), performer=tag("artist"))
+
+
+IMAGE_PROCESS_FAILED = "Bad Request: IMAGE_PROCESS_FAILED"
+
+
+def _bounded(p: Params | dict[str, Any], name: str, top: int) -> int:
+    """``get_integer_arg(name, 0, 0, top)``: a stated length or duration, clamped as Client.cpp clamps it."""
+    raw = p.get(name)
+    value = raw if isinstance(raw, int) and not isinstance(raw, bool) else parse_int(str(raw or "")) or 0
+    return max(0, min(int(value), top))
+
+
+def describe(kind: str, p: Params | dict[str, Any], data: bytes) -> tuple[tuple[int, int], dict[str, Any]]:
+    """A new file's size and fields: read from the bytes where they can be, else as the bot states them.
+
+    Durations the bot leaves out come from mutagen (audio, voice, video...); an audio file's title and performer
+    from its tags; a sticker's and an animation's size from Pillow. ``p`` is the call or an album item's object.
+    """
+    if kind == "photo":
+        found = image_size(data)
+        if found is None:
+            raise bad_request(IMAGE_PROCESS_FAILED)
+        return found, {}
+    if kind == "document":
+        return (0, 0), {}
+    duration = _bounded(p, "duration", MAX_DURATION)
+    if not duration and kind in ("video", "audio", "voice", "animation", "video_note"):
+        duration = min(audio_info(data).duration, MAX_DURATION)
+    if kind == "audio":
+        tags = audio_info(data)
+        title, performer = str(p.get("title") or "") or tags.title, str(p.get("performer") or "") or tags.performer
+        return (0, 0), {"duration": duration, "title": title, "performer": performer}
+    if kind == "voice":
+        return (0, 0), {"duration": duration, "mime_type": "audio/ogg" if data.startswith(b"OggS") else ""}
+    if kind == "video_note":
+        return (0, 0), {"duration": duration, "length": _bounded(p, "length", MAX_LENGTH)}
+    if kind == "sticker":
+        width, height = picture_size(data) or (512, 512)
+        animated = data.startswith(b"\x1f\x8b")  # a .tgs sticker is gzipped Lottie JSON
+        fields = {"width": width, "height": height, "emoji": str(p.get("emoji") or ""), "set_name": ""}
+        fields |= {"is_animated": animated, "is_video": data.startswith(b"\x1a\x45\xdf\xa3"), "type": "regular"}
+        return (width, height), fields
+    width, height = _bounded(p, "width", MAX_LENGTH), _bounded(p, "height", MAX_LENGTH)
+    if kind == "animation" and not (width and height):
+        width, height = picture_size(data) or (width, height)
+    fields = {"duration": duration, "width": width, "height": height}
+    if kind == "video" and _bounded(p, "start_timestamp", MAX_DURATION):
+        fields["start_timestamp"] = _bounded(p, "start_timestamp", MAX_DURATION)
+    return (width, height), fields

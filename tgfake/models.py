@@ -2,24 +2,99 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
-MAX_ID = 1 << 52
-"""Telegram's user and chat identifiers have at most 52 significant bits; past them no client can address them."""
+from tgfake import bounds
+
 MAX_TEXT = 4096
 """Code points in a person's text message, Telegram's cap on a message's text."""
+MAX_WAIT = 60.0
+"""Seconds any sim request may be held waiting for the bot (``/sim/wait``, ``/sim/inline``, ``/sim/pay``...)."""
 
-UserId = Annotated[int, Field(ge=0, lt=MAX_ID)]
-"""A person's id: positive (0 picks the default person)."""
-ChatId = Annotated[int, Field(gt=-MAX_ID, lt=MAX_ID)]
-"""Positive for a private chat (the person's id), negative for a group (0 picks the default chat)."""
-MessageId = Annotated[int, Field(ge=0, lt=1 << 31)]
-"""Message ids are positive 32-bit integers in every chat."""
+
+def _chat_id(value: int) -> int:
+    if value and not bounds.chat_kind(value):
+        raise PydanticCustomError("chat_id", "{value} is no Telegram chat id", {"value": value})
+    return value
+
+
+def _longest(limit: int, count: Callable[[str], int]) -> AfterValidator:
+    """A check that ``count(text)`` (how Telegram counts this kind of text) is at most ``limit``."""
+
+    def check(text: str) -> str:
+        if count(text) > limit:
+            raise PydanticCustomError(
+                "string_too_long", "String should have at most {max_length} characters", {"max_length": limit}
+            )
+        return text
+
+    return AfterValidator(check)
+
+
+def _name(text: str) -> str:
+    """A username (``@`` optional) by td's rule, or a person's or bot's id in digits, or empty."""
+    if text.isdigit():
+        if not 0 < int(text) <= bounds.MAX_USER_ID:
+            raise PydanticCustomError("user_id", "user id {value} is out of range", {"value": text})
+    elif text and not bounds.is_valid_username(text.removeprefix("@")):
+        raise PydanticCustomError("username", "{value} is not a Telegram username", {"value": text})
+    return text
+
+
+def _topic_color(value: int) -> int:
+    if value and value not in bounds.TOPIC_COLORS:
+        colors = ", ".join(map(str, bounds.TOPIC_COLORS))
+        raise PydanticCustomError("enum", "Input should be 0 or one of {colors}", {"colors": colors})
+    return value
+
+
+UserId = Annotated[int, Field(ge=0, lt=bounds.MAX_USER_ID + 1)]
+"""A person's id: positive, at most 52 bits (0 picks the default person)."""
+ChatId = Annotated[int, Field(ge=bounds.MIN_CHAT_ID, lt=bounds.MAX_USER_ID + 1), AfterValidator(_chat_id)]
+"""In Telegram's ranges: a person's id (their private chat), a group's or a supergroup's (0 picks the default)."""
+MessageId = Annotated[int, Field(ge=0, lt=bounds.MAX_MESSAGE_ID + 1)]
+"""Message ids are positive 32-bit integers in every chat (0: none given)."""
 Count = Annotated[int, Field(ge=-(1 << 31), lt=1 << 31)]
 Int64 = Annotated[int, Field(ge=-(1 << 63), lt=1 << 63)]
 """What the Bot API's own 64-bit integers hold (``draft_id``)."""
+Date = Annotated[int, Field(ge=0, le=bounds.MAX_DATE)]
+"""A Unix time in td's int32 (0: none, forever)."""
+WaitSeconds = Annotated[float, Field(ge=0, le=MAX_WAIT, allow_inf_nan=False)]
+"""How long a sim request may hold: 0..60 seconds, a finite number."""
+Title = Annotated[
+    str, Field(json_schema_extra={"maxLength": bounds.MAX_TITLE}), _longest(bounds.MAX_TITLE, bounds.title_length)
+]
+"""A chat title or a topic name: at most 128 code points once cleaned as td cleans a name."""
+CustomTitle = Annotated[
+    str,
+    Field(json_schema_extra={"maxLength": bounds.MAX_CUSTOM_TITLE}),
+    _longest(bounds.MAX_CUSTOM_TITLE, bounds.custom_title_length),
+]
+"""An administrator's custom title: at most 16 code points once cleaned."""
+NAME_PATTERN = rf"^(@?{bounds.USERNAME_PATTERN}|[0-9]{{1,16}})?$"
+Name = Annotated[str, Field(max_length=bounds.MAX_USERNAME + 1, pattern=NAME_PATTERN), AfterValidator(_name)]
+"""A username by Telegram's rule (``@`` optional), or an id in digits."""
+Username = Annotated[
+    str,
+    Field(max_length=bounds.MAX_USERNAME + 1, pattern=rf"^(@?{bounds.USERNAME_PATTERN})?$"),
+    AfterValidator(_name),
+]
+"""A public username by Telegram's rule (``@`` optional), or none."""
+Ref = Annotated[int, Field(ge=1, lt=bounds.MAX_USER_ID + 1)] | Name
+"""A person or a bot, by id or by name (``alice``, ``@helper_bot``: a bot's username, only for a bot that exists)."""
+BotRef = Annotated[int, Field(ge=0, lt=bounds.MAX_USER_ID + 1)] | Name
+"""A bot by id or username (0 or ``""``: the stand's default bot)."""
+ChatType = Annotated[
+    Literal["", "private", "group", "supergroup", "channel"],
+    BeforeValidator(lambda v: v.strip().lower() if isinstance(v, str) else v),
+]
+"""A chat's type in any letter case, spaces around it ignored (`` SuperGroup `` is a supergroup)."""
+TopicColor = Annotated[int, Field(json_schema_extra={"enum": [0, *bounds.TOPIC_COLORS]}), AfterValidator(_topic_color)]
+"""0 picks the next of Telegram's six topic colours; else one of them."""
 
 
 class SimBody(BaseModel):
@@ -35,14 +110,14 @@ class SenderFields(SimBody):
     stand's default bot.
     """
 
-    bot: str | int = ""
+    bot: BotRef = ""
     user_id: UserId = 0
     username: str = ""
     first_name: str = ""
     last_name: str = ""
-    chat_type: str = ""
+    chat_type: ChatType = ""
     chat_id: ChatId = 0
-    chat_title: str = ""
+    chat_title: Title = ""
     reply_to_message_id: MessageId = 0
     message_thread_id: MessageId = 0
     mention: bool = False
@@ -63,7 +138,7 @@ class CallbackIn(SimBody):
     label: str = ""
     data: str = ""
     message_id: MessageId = 0
-    bot: str | int = ""
+    bot: BotRef = ""
     chat_id: ChatId = 0
     user_id: UserId = 0
     username: str = ""
@@ -99,7 +174,7 @@ class LaunchIn(SimBody):
     """``POST /sim/webapp/launch``: who opens what; no ``url`` opens the menu button of ``chat_id`` (0: the bot's)."""
 
     url: str = ""
-    bot: str | int = ""
+    bot: BotRef = ""
     chat_id: ChatId = 0
     user_id: UserId = 0
     username: str = ""
@@ -177,28 +252,26 @@ class AlbumIn(SenderFields):
 class BotIn(SimBody):
     """``POST /sim/bots``: a bot as BotFather makes it; no ``id``/``token`` picks the next free id and makes one."""
 
-    id: int = 0
+    id: Annotated[int, Field(ge=0, lt=bounds.MAX_USER_ID + 1)] = 0
     token: str = ""
     first_name: str = ""
-    username: str = ""
+    username: Username = ""
     can_join_groups: bool = True
     can_read_all_group_messages: bool = False
     supports_inline_queries: bool = False
     inline_feedback: Annotated[int, Field(ge=0, le=100)] | bool = 0
     """BotFather's inline feedback: the percentage of chosen results sent as ``chosen_inline_result`` (true: 100)."""
-
-
-Ref = str | int
-"""A person or a bot, by id or by name (``alice``, ``@helper_bot``)."""
+    default: bool = False
+    """Pin this bot as "the bot" for every sim action, launch and view that names none (docs/world.md#bots)."""
 
 
 class ChatIn(SimBody):
     """``POST /sim/chats``: a group, supergroup (``is_forum`` for a forum) or channel, with who is in it."""
 
     type: str = "supergroup"
-    title: str = ""
-    id: int = 0
-    username: str = ""
+    title: Title = ""
+    id: ChatId = 0
+    username: Username = ""
     is_forum: bool = False
     description: str = ""
     creator: Ref = 4242
@@ -215,8 +288,8 @@ class MemberIn(SimBody):
     by: Ref = ""
     rights: dict[str, bool] = {}
     permissions: dict[str, bool] = {}
-    until_date: int = 0
-    custom_title: str = ""
+    until_date: Date = 0
+    custom_title: CustomTitle = ""
     bio: str = ""
     ban: bool = True
     invite_link: str = ""  # join / join-request: the link (an administrator's, https://t.me/+...) the person opened
@@ -225,9 +298,9 @@ class MemberIn(SimBody):
 class TopicIn(SimBody):
     """``POST /sim/chats/{id}/topics``: a person opens a forum topic."""
 
-    name: str = ""
+    name: Title = ""
     by: Ref = ""
-    icon_color: int = 0
+    icon_color: TopicColor = 0
     icon_custom_emoji_id: str = ""
 
 
@@ -235,7 +308,7 @@ class BlockIn(SimBody):
     """``POST /sim/block`` and ``/sim/unblock``: a person and a bot (none: the default bot)."""
 
     user: Ref = 4242
-    bot: Ref = ""
+    bot: BotRef = ""
 
 
 class ProfileAudioIn(FilePartIn):
@@ -273,7 +346,7 @@ class InlinePickIn(SimBody):
 
     inline_query_id: str = ""
     result_id: str = ""
-    bot: str | int = ""
+    bot: BotRef = ""
     user_id: UserId = 0
 
 

@@ -39,8 +39,9 @@ class Params:
     files: dict[str, Upload] = field(default_factory=dict)
     chats: dict[str, int] | None = None
     """The ``@username`` chat parameters the dispatcher resolved for the calling bot (0: nobody it can name)."""
-    fetched: dict[str, Upload] | None = None
-    """The files named by URL that the transport downloaded before the call (tgfake/urlfiles.py), by URL."""
+    fetched: dict[str, Upload | errors.TelegramError] | None = None
+    """The files named by URL, by URL: the bytes downloaded after the call's checks, or why they could not be
+    (tgfake/urlfiles.py)."""
 
     def get(self, name: str) -> str | None:
         """The value, None when absent; raises TelegramError when it is not valid UTF-8."""

@@ -11,8 +11,10 @@ Fixtures:
   parallel (``pytest -n 4``) against one stand; configured by the ``tgfake`` marker. A stand without sessions, and
   ``TGFAKE_BOT=external`` or ``TGFAKE_SESSIONS=0``, give every test the stand's root, reset before the test.
 - ``atgfake`` (function, async): the same as an :class:`~tgfake.testing.AsyncStandClient`.
-- ``tgfake_bot`` (function): starts a bot under test as a subprocess pointed at the stand, stops it after
-  the test, and adds its output to the report when the test fails.
+- ``tgfake_bot`` (function): starts a bot under test as a subprocess pointed at the stand, waits until it has made its
+  own first Bot API call (with its token), stops it after the test, and adds its output to the report when the test
+  fails. How long a bot may take to make that call: ``--tgfake-ready-timeout`` / the ``tgfake_ready_timeout`` ini
+  option (default 60 s), or ``ready_timeout=`` of one start.
 - ``tgfake_explore`` (function): explores a bot and answers its report (tgfake/explore/plugin.py).
 
 Marker ``@pytest.mark.tgfake(...)``: ``script`` (the model's rules: a list, JSON text or a path),
@@ -20,6 +22,9 @@ Marker ``@pytest.mark.tgfake(...)``: ``script`` (the model's rules: a list, JSON
 need a stand of their own, which the test then gets in place of the session one: ``token``,
 ``bot_username``, ``bot_name``, ``poll_max``, ``answers`` (canned model answers) and ``model``
 (``ModelOptions`` fields).
+
+Option ``--tgfake-strict`` (ini ``tgfake_strict = true``): the session stand runs ``--strict`` with the bot token
+``BOT_TOKEN`` (docs/command.md); other bots are made with ``POST /sim/bots``.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ import pytest
 from tgfake.explore.plugin import tgfake_explore  # noqa: F401  (the explorer's fixture, registered with the plugin)
 from tgfake.options import Options
 from tgfake.testing import (
+    DEFAULT_BOT_TOKEN,
+    DEFAULT_READY_TIMEOUT,
     AsyncStandClient,
     BotProcess,
     SimAPIError,
@@ -59,7 +66,38 @@ _OFFSETS = pytest.StashKey[dict[int, int]]()  # where each pooled bot's output f
 _FAILED = pytest.StashKey[bool]()  # the test failed: its session is kept for a look at the stand
 
 
+READY_TIMEOUT_OPTION = "tgfake_ready_timeout"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("tgfake")
+    strict_help = "run the session stand with --strict: Telegram's refusals for unknown tokens, chats and people"
+    group.addoption("--tgfake-strict", action="store_true", default=None, help=strict_help)
+    parser.addini("tgfake_strict", strict_help, type="bool", default=False)
+    help_text = (
+        "seconds a bot under test may take to make its first Bot API call "
+        f"(default {DEFAULT_READY_TIMEOUT:g}; imports can be slow on a busy machine)"
+    )
+    group.addoption("--tgfake-ready-timeout", dest=READY_TIMEOUT_OPTION, type=float, default=None, help=help_text)
+    parser.addini(READY_TIMEOUT_OPTION, help_text, default=str(DEFAULT_READY_TIMEOUT))
+
+
+def ready_timeout(config: pytest.Config) -> float:
+    """The readiness timeout: the command line's, else the ini option's, else 60 s."""
+    given = config.getoption(READY_TIMEOUT_OPTION)
+    if given is None:
+        raw = str(config.getini(READY_TIMEOUT_OPTION) or DEFAULT_READY_TIMEOUT)
+        try:
+            given = float(raw)
+        except ValueError:
+            raise pytest.UsageError(f"{READY_TIMEOUT_OPTION} must be a number of seconds, not {raw!r}") from None
+    if given <= 0:
+        raise pytest.UsageError(f"{READY_TIMEOUT_OPTION} must be positive, not {given:g}")
+    return float(given)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    ready_timeout(config)  # a wrong value is a usage error at the start, not in the first test with a bot
     config.addinivalue_line(
         "markers",
         "tgfake(script=None, faults=None, mode=None, token=None, bot_username=None, bot_name=None, "
@@ -134,8 +172,13 @@ def start_stand(options: Options, model_settings: Mapping[str, Any] | None) -> S
 
 
 @pytest.fixture(scope="session")
-def tgfake_options() -> Options:
+def tgfake_options(pytestconfig: pytest.Config) -> Options:
     """The session stand's options; override to change the token, the bot's name, the poll cap."""
+    strict = pytestconfig.getoption("tgfake_strict")
+    if strict is None:
+        strict = bool(pytestconfig.getini("tgfake_strict"))
+    if strict:  # only the stand's bots are accepted: the bot under test's token is one
+        return Options(poll_max=TEST_POLL_MAX, strict=True, token=DEFAULT_BOT_TOKEN)
     return Options(poll_max=TEST_POLL_MAX)
 
 
@@ -274,7 +317,9 @@ class StandSession:
         if self.private is not None:
             self.private.stop()
             return
-        if self.replaced_script and self.server.script is not None:
+        if self.replaced_script and self.own is not None:
+            pass  # a session of its own has a model of its own, which ends with it
+        elif self.replaced_script and self.server.script is not None:
             # a shared stand's (or a session that shares the stand's model, with an llmstub that serves one)
             self.client.model.script(self.server.script)
         elif self.replaced_script and self.lost_script is not None:
@@ -317,7 +362,7 @@ else:
     async def atgfake(tgfake_stand: StandSession) -> AsyncIterator[AsyncStandClient]:
         """The async client for the test's stand (reset before the test, like ``tgfake``)."""
         async with AsyncStandClient(tgfake_stand.handle.url) as client:
-            client._core.cursor = tgfake_stand.client._core.cursor  # one reading position per test
+            client.share_reading(tgfake_stand.client)  # one reading position per test
             yield client
 
 
@@ -333,6 +378,8 @@ class BotFactory(Protocol):
         env: Mapping[str, str] | None = None,
         cwd: str | os.PathLike[str] | None = None,
         ready: bool = True,
+        token: str | None = None,
+        ready_timeout: float | None = None,
     ) -> BotProcess: ...
 
 
@@ -373,10 +420,13 @@ def tgfake_bot(
 ) -> Iterator[BotFactory]:
     """Start a bot as a subprocess pointed at the test's stand; it is stopped after the test.
 
-    ``command`` defaults to ``BOT_CMD`` or ``tgfake_bot_command``; ``ready`` waits for its first Bot API
-    call (held on the stand) and fails with its output if it exits first.
+    ``command`` defaults to ``BOT_CMD`` or ``tgfake_bot_command``; ``token`` is its ``BOT_TOKEN`` (the stand's token
+    by default: give each bot of a test its own, e.g. one made by ``tgfake.add_bot``). ``ready`` waits until the bot
+    has made its own first Bot API call (with its token, held on the stand), failing at once with its output if it
+    exits first, and after ``ready_timeout`` seconds (``--tgfake-ready-timeout``, default 60) if it makes none.
     """
     started: list[BotProcess] = []
+    default_timeout = ready_timeout(request.config)
 
     def start(
         command: str | Sequence[str] | None = None,
@@ -384,16 +434,21 @@ def tgfake_bot(
         env: Mapping[str, str] | None = None,
         cwd: str | os.PathLike[str] | None = None,
         ready: bool = True,
+        token: str | None = None,
+        ready_timeout: float | None = None,
     ) -> BotProcess:
         handle = tgfake_stand.handle
         full_env = {**bot_environment(handle.url, token=handle.token), **tgfake_bot_env, **(env or {})}
+        if token is not None:
+            full_env["BOT_TOKEN"] = token
         bot = BotProcess(_command(command, tgfake_bot_command), env=full_env, cwd=cwd)
         since = tgfake_stand.client.count()
         bot.start()
         started.append(bot)
         _register_bot(request.node, bot)
         if ready:
-            bot.wait_ready(tgfake_stand.client, since=since)
+            timeout = default_timeout if ready_timeout is None else ready_timeout
+            bot.wait_ready(tgfake_stand.client, since=since, timeout=timeout)
         return bot
 
     try:
@@ -411,7 +466,8 @@ class BotPool:
     tests using it move to (reset before each, as the root was). Used by the Gherkin step "the bot is running".
     """
 
-    def __init__(self) -> None:
+    def __init__(self, ready_timeout: float = DEFAULT_READY_TIMEOUT) -> None:
+        self.ready_timeout = ready_timeout
         self._bots: dict[tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]], BotProcess] = {}
         self._sessions: dict[tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]], StandHandle] = {}
         self._servers: dict[str, StandHandle] = {}  # a pooled session's url -> the stand it is a session of
@@ -457,7 +513,7 @@ class BotPool:
         since = client.count()
         bot.start()
         self._bots[key] = bot
-        bot.wait_ready(client, since=since)
+        bot.wait_ready(client, since=since, timeout=self.ready_timeout)
         return bot, True
 
     def close_for(self, url: str) -> None:
@@ -480,9 +536,9 @@ def _argv(command: str | Sequence[str]) -> tuple[str, ...]:
 
 
 @pytest.fixture(scope="module")
-def tgfake_bot_pool() -> Iterator[BotPool]:
+def tgfake_bot_pool(request: pytest.FixtureRequest) -> Iterator[BotPool]:
     """Bots that live for the module (see :class:`BotPool`)."""
-    pool = BotPool()
+    pool = BotPool(ready_timeout(request.config))
     try:
         yield pool
     finally:

@@ -18,13 +18,13 @@ from .images import image_file, images
 from .moderations import moderations
 
 if TYPE_CHECKING:
-    from ..model import ModelHandler
+    from ..serving import Handler
 
 __all__ = ["register_extras"]
 
 
 def register_extras(
-    router: web.UrlDispatcher, route: Callable[[ModelHandler], Callable[[web.Request], Awaitable[Any]]]
+    router: web.UrlDispatcher, route: Callable[[Handler], Callable[[web.Request], Awaitable[Any]]]
 ) -> None:
     """Add the extra ``/v1`` routes (before the model's ``/v1`` catch-all)."""
     for path, handler in (

@@ -15,12 +15,15 @@ import wave
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import BodyPartReader, web
+from aiohttp.hdrs import CONTENT_DISPOSITION
+from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.multipart import BadContentDispositionHeader, BadContentDispositionParam
 
 from ..http import SURROGATES, error_response, json_response, read_post_object
 from .sounds import CONTENT_TYPES, silence
 
 if TYPE_CHECKING:
-    from ..model import Model
+    from ..serving import ServingModel as Model  # the model serving the request (llmstub/serving.py)
 
 __all__ = ["MAX_FILE", "RESPONSE_FORMATS", "speech", "transcriptions", "translations"]
 
@@ -29,12 +32,24 @@ RESPONSE_FORMATS = ("json", "text", "srt", "verbose_json", "vtt")
 MAX_INPUT = 4096
 
 
+MALFORMED_HEADERS = "the multipart body cannot be read: a part's headers are malformed"
+FILE_FIELDS = frozenset({"file"})
+"""The parts that must be files (a part with a filename, as ``curl -F file=@a.wav`` and the SDKs send it)."""
+
+
 class _FormError(ValueError):
-    pass
+    def __init__(self, message: str, param: str | None = None) -> None:
+        super().__init__(message)
+        self.param = param
 
 
 async def _read_form(request: web.Request) -> dict[str, Any]:
-    """The multipart fields: strings, and ``file`` as (name, bytes); ``_FormError`` names a problem."""
+    """The multipart fields: strings, and ``file`` as (name, bytes); ``_FormError`` names a problem.
+
+    A body cut short (no closing boundary, a part that ends with the body) or one that never opens with its
+    boundary is refused whole, never half read; a file field sent as text, or a text field sent as a file, is
+    refused naming the field.
+    """
     if not request.content_type.startswith("multipart/"):
         raise _FormError("the request must be multipart/form-data with a file field")
     try:
@@ -43,28 +58,50 @@ async def _read_form(request: web.Request) -> dict[str, Any]:
         raise _FormError(f"the multipart body cannot be read: {exc}") from None
     fields: dict[str, Any] = {}
     grains: list[str] = []
-    async for part in reader:
-        if not isinstance(part, BodyPartReader):
-            raise _FormError("nested multipart bodies are not supported")
-        name = part.name or ""
-        data = bytearray()
-        while chunk := await part.read_chunk(64 << 10):
-            data.extend(chunk)
-            if len(data) > MAX_FILE:
-                raise _FormError(f"{name or 'a part'} is larger than {MAX_FILE} bytes")
-        if name == "file":
-            fields["file"] = (part.filename or "file", bytes(data))
-            continue
-        try:
-            text = bytes(data).decode("utf-8")
-        except UnicodeDecodeError:
-            raise _FormError(f"{name} is not valid UTF-8") from None
-        if name in ("timestamp_granularities[]", "timestamp_granularities"):
-            grains.append(text)
-        else:
-            fields[name] = text
+    parts = 0
+    try:
+        async for part in reader:
+            parts += 1
+            if not isinstance(part, BodyPartReader):
+                raise _FormError("nested multipart bodies are not supported")
+            await _read_part(part, fields, grains)
+    except (HttpProcessingError, BadContentDispositionHeader, BadContentDispositionParam):
+        raise _FormError(MALFORMED_HEADERS) from None  # header lines; a disposition (a warning, raised when errors)
+    except (ValueError, AssertionError) as exc:  # aiohttp's reader: a boundary missing, or read past the body
+        if isinstance(exc, _FormError):
+            raise
+        if not parts:
+            raise _FormError("the multipart body cannot be read: it does not open with its boundary") from None
+        raise _FormError("the multipart body cannot be read: it ends before its closing boundary") from None
     fields["timestamp_granularities"] = grains
     return fields
+
+
+async def _read_part(part: BodyPartReader, fields: dict[str, Any], grains: list[str]) -> None:
+    if part.name is None and CONTENT_DISPOSITION in part.headers:  # aiohttp warned and read no name
+        raise _FormError(MALFORMED_HEADERS)
+    name = part.name or ""
+    is_file = part.filename is not None
+    if name in FILE_FIELDS and not is_file:
+        raise _FormError(f"{name} must be a file (a part with a filename), not a text field", param=name)
+    if is_file and name not in FILE_FIELDS:
+        raise _FormError(f"{name or 'a part'} must be a text field, not a file", param=name or None)
+    data = bytearray()
+    while chunk := await part.read_chunk(64 << 10):
+        data.extend(chunk)
+        if len(data) > MAX_FILE:
+            raise _FormError(f"{name or 'a part'} is larger than {MAX_FILE} bytes", param=name or None)
+    if name in FILE_FIELDS:
+        fields[name] = (part.filename or name, bytes(data))
+        return
+    try:
+        text = bytes(data).decode("utf-8")
+    except UnicodeDecodeError:
+        raise _FormError(f"{name} is not valid UTF-8", param=name or None) from None
+    if name in ("timestamp_granularities[]", "timestamp_granularities"):
+        grains.append(text)
+    else:
+        fields[name] = text
 
 
 def _duration(data: bytes, words: int) -> float:
@@ -103,7 +140,7 @@ async def _transcribe(model: Model, request: web.Request, task: str) -> web.Stre
     try:
         form = await _read_form(request)
     except _FormError as exc:
-        return error_response(400, str(exc))
+        return error_response(400, str(exc), param=exc.param)
     if "file" not in form:
         return error_response(400, "file is required", param="file")
     filename, data = form["file"]
@@ -155,8 +192,7 @@ async def _transcribe(model: Model, request: web.Request, task: str) -> web.Stre
     if "word" in grains:
         step = seconds / max(1, len(words))
         verbose["words"] = [
-            {"end": round((i + 1) * step, 3), "start": round(i * step, 3), "word": word}
-            for i, word in enumerate(words)
+            {"end": round((i + 1) * step, 3), "start": round(i * step, 3), "word": word} for i, word in enumerate(words)
         ]
     return json_response(200, verbose)
 

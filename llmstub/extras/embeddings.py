@@ -23,7 +23,7 @@ from ..generate import count_tokens
 from ..http import error_response, json_response, read_post_object
 
 if TYPE_CHECKING:
-    from ..model import Model
+    from ..serving import ServingModel
 
 __all__ = ["DEFAULT_DIMENSIONS", "MAX_DIMENSIONS", "MAX_INPUTS", "embed", "embeddings"]
 
@@ -73,7 +73,7 @@ def _inputs(value: Any) -> list[tuple[list[str], int]] | str:
     return out
 
 
-async def embeddings(model: Model, request: web.Request) -> web.StreamResponse:
+async def embeddings(model: ServingModel, request: web.Request) -> web.StreamResponse:
     body = await read_post_object(request)
     if isinstance(body, web.Response):
         return body

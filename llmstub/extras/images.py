@@ -19,7 +19,7 @@ from PIL import Image
 from ..http import error_response, json_response, read_post_object
 
 if TYPE_CHECKING:
-    from ..model import Model
+    from ..serving import ServingModel
 
 __all__ = ["SIZES", "image_file", "images", "png"]
 
@@ -36,7 +36,7 @@ def png(width: int, height: int, colour: str) -> bytes:
     return out.getvalue()
 
 
-async def images(model: Model, request: web.Request) -> web.StreamResponse:
+async def images(model: ServingModel, request: web.Request) -> web.StreamResponse:
     body = await read_post_object(request)
     if isinstance(body, web.Response):
         return body
@@ -69,7 +69,7 @@ async def images(model: Model, request: web.Request) -> web.StreamResponse:
     return json_response(200, {"created": int(model.clock()), "data": data})
 
 
-async def image_file(model: Model, request: web.Request) -> web.StreamResponse:
+async def image_file(model: ServingModel, request: web.Request) -> web.StreamResponse:
     if request.method not in ("GET", "HEAD"):
         return model.method_not_allowed("GET, HEAD")
     found = FILE_PATH.fullmatch(request.match_info["name"])

@@ -16,7 +16,7 @@ from ..http import error_response, json_response, read_post_object
 from ..rules import MODERATION_CATEGORIES, Rule
 
 if TYPE_CHECKING:
-    from ..model import Model
+    from ..serving import ServingModel
 
 __all__ = ["DEFAULT_MODERATION_MODEL", "moderations", "verdict"]
 
@@ -71,7 +71,7 @@ def _texts(value: Any) -> list[tuple[str, bool]] | str:
     return "input must be a string, an array of strings, or an array of text and image_url parts"
 
 
-async def moderations(model: Model, request: web.Request) -> web.StreamResponse:
+async def moderations(model: ServingModel, request: web.Request) -> web.StreamResponse:
     body = await read_post_object(request)
     if isinstance(body, web.Response):
         return body

@@ -21,7 +21,8 @@ async def test_a_game_message_has_a_play_button_and_a_tap_sends_the_short_name(w
     query = updates[-1]["callback_query"]
     assert query["game_short_name"] == "snake"
     assert "data" not in query
-    assert (await wire.text()).splitlines()[-1] == "[2] * bot sent the game snake"
+    # an ordinary message that carries the game, as on Telegram, with its button
+    assert (await wire.text()).splitlines()[-2:] == ["[2] bot: [game 'snake']", "    [Play snake]"]
 
 
 async def test_a_custom_keyboard_keeps_its_callback_game_button(wire: Wire) -> None:

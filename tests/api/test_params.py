@@ -88,14 +88,15 @@ async def test_a_fixed_token_refuses_others_with_401_recorded(make_wire: WireFac
         assert wire.stand.chat(4242) is None
 
 
-async def test_the_first_token_claims_the_default_bot_and_others_are_bots_of_their_own(
+async def test_the_first_token_claims_the_first_bot_and_others_are_bots_of_their_own(
     wire: Wire, make_wire: WireFactory
 ) -> None:
     await wire.call("getMe", token="1:first")
     await wire.call("noSuchMethod", token="2:second")
-    assert wire.stand.signing_token == "1:first"
+    assert wire.stand.signing_token == "2:second"  # the latest caller, refused or not
     assert (await wire.call("getMe", token="2:second"))[1]["result"]["id"] == 2
-    assert (await wire.call("getMe", token="TEST"))[1]["result"]["id"] == 1  # no bot id: the default bot
+    assert (await wire.call("getMe", token="TEST"))[1]["result"]["id"] == 1  # no bot id: the stand's first bot
+    assert wire.stand.signing_token == "1:first"
     await wire.refused("getMe", 401, "Unauthorized", token="2:forged")
     async with make_wire(token="1:fixed") as fixed:
         await fixed.call("getMe", token="1:intruder")
@@ -405,7 +406,7 @@ DEEP = "[" * 100_000
 @pytest.mark.parametrize(
     ("method", "params", "status", "description"),
     [
-        ("sendMessage", {"reply_markup": DEEP}, 200, None),
+        ("sendMessage", {"reply_markup": DEEP}, 400, "Bad Request: can't parse reply keyboard markup JSON object"),
         ("sendMessage", {"reply_parameters": DEEP}, 400, "Bad Request: can't parse reply parameters JSON object"),
         ("getUpdates", {"allowed_updates": DEEP}, 400, "Bad Request: can't parse allowed_updates JSON array"),
         ("setMyCommands", {"commands": DEEP}, 400, "Bad Request: can't parse commands JSON object"),

@@ -343,3 +343,39 @@ async def test_an_invoice_keeps_its_pay_button(wire: Wire) -> None:
     markup = {"inline_keyboard": [[{"text": "Pay 50 XTR", "pay": True}]]}
     sent = await wire.ok("sendInvoice", chat_id=4242, prices=ONE, reply_markup=json.dumps(markup), **STARS)
     assert sent["reply_markup"] == markup
+
+
+async def test_an_invoice_is_an_ordinary_message_in_the_view_and_the_transcript(wire: Wire) -> None:
+    """On Telegram an invoice is a message whose content is the invoice, not a service message."""
+    markup = {"inline_keyboard": [[{"text": "Pay 50 XTR", "pay": True}]]}
+    await wire.say("/buy")
+    sent = await wire.ok("sendInvoice", chat_id=4242, prices=ONE, reply_markup=json.dumps(markup), **STARS)
+    status, view = await wire.sim("GET", "/sim/chat/4242")
+    assert status == 200, view
+    shown = view["messages"][-1]
+    assert "service" not in shown
+    assert (shown["message_id"], shown["from"], shown["kind"]) == (sent["message_id"], "bot", "invoice")
+    assert shown["invoice"] == {
+        "title": "Boost",
+        "description": "A boost",
+        "start_parameter": "",
+        "currency": "XTR",
+        "total_amount": 50,
+    }
+    assert await wire.text() == "[1] alice: /buy\n[2] bot: [invoice 'Boost': 50 XTR] A boost\n    [Pay 50 XTR]\n"
+    status, page = await wire.sim("GET", "/sim/page/chats")
+    assert status == 200, page
+    [item] = page["chats"]
+    assert item["last"]["text"] == "[invoice 'Boost': 50 XTR] A boost"
+    status, page_chat = await wire.sim("GET", "/sim/page/chat/4242")
+    assert status == 200, page_chat
+    assert page_chat["messages"][-1]["invoice"]["title"] == "Boost"
+    assert "text" not in page_chat["messages"][-1]
+
+
+async def test_the_bot_pins_and_deletes_its_invoice_as_any_message_of_its_own(wire: Wire) -> None:
+    await wire.say("/buy")
+    sent = await wire.ok("sendInvoice", chat_id=4242, prices=ONE, **STARS)
+    assert await wire.ok("pinChatMessage", chat_id=4242, message_id=sent["message_id"]) is True
+    assert await wire.ok("deleteMessage", chat_id=4242, message_id=sent["message_id"]) is True
+    assert await wire.text() == "[1] alice: /buy\n[3] * bot pinned message 2\n"

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 
 import pytest
 
+from benchmarks import wrk
 from benchmarks.harness import Config, main, model_factory, run
 
 TINY = Config(
@@ -111,3 +114,55 @@ def test_counts_below_one_are_refused(capsys: pytest.CaptureFixture[str]) -> Non
         main(["--requests", "0"])
     assert exc.value.code == 2
     assert "--requests must be at least 1" in capsys.readouterr().err
+
+
+def require_wrk() -> None:
+    """Skip without wrk on a developer's machine; fail in CI (``CI`` or ``TGFAKE_REQUIRE_NODE`` set), where
+    .ci/run installs it (the convention of tests/node_support.py)."""
+    if shutil.which("wrk") is not None:
+        return
+    if os.environ.get("CI") or os.environ.get("TGFAKE_REQUIRE_NODE"):
+        pytest.fail("the wrk mode must run in CI: wrk is not installed (apt-get install wrk)")
+    pytest.skip("wrk is not installed (apt-get install wrk)")
+
+
+def test_wrk_mode_runs_every_row_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--wrk`` for 1 s and 1 round: the stand and the floor in their own processes, every row and the memory
+    row measured (numbers sane, never timed), the table printed and the JSON written."""
+    require_wrk()
+    out = tmp_path / "wrk.json"
+    argv = ["--duration", "1", "--rounds", "1", "--warmup", "0", "--bursts", "1", "--connections", "4"]
+    assert wrk.main([*argv, "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    data = json.loads(out.read_text())
+    assert [r["name"] for r in data["rows"]] == [p.name for p in wrk.PAIRS]
+    assert [r["goal"] for r in data["rows"]] == [0.8, 0.7, 0.8, 0.5]
+    for row in data["rows"]:
+        assert row["name"] in printed
+        for side in ("stand", "floor"):
+            (run,) = row[side]
+            assert run["requests"] > 0, row
+            assert run["errors"] == 0, row
+            assert run["rate"] > 0, row
+            assert 0 < run["p50_ms"] <= run["p99_ms"], row
+        assert row["ratio"] > 0, row
+        assert row["p99_ratio"] > 0, row
+    assert len(data["memory_mb"]) == 2
+    assert all(mb > 0 for mb in data["memory_mb"])
+    assert "memory: VmRSS MB" in printed
+    assert data["config"]["connections"] == 4
+
+
+def test_wrk_mode_refuses_bad_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        wrk.main(["--duration", "0"])
+    assert exc.value.code == 2
+    assert "--duration must be at least 1" in capsys.readouterr().err
+
+
+def test_wrk_script_sends_the_body_and_reports_one_line() -> None:
+    script = wrk.lua(wrk.Target("/x", b"a=%5D%5D&b=]====]", "application/x-www-form-urlencoded"))
+    assert 'wrk.method = "POST"' in script
+    assert "wrk.body = [=====[a=%5D%5D&b=]====]]=====]" in script  # a level the body does not close
+    assert 'wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"' in script
+    assert wrk.RESULT in script

@@ -260,6 +260,8 @@ def test_a_group_conversation_through_the_page(tgfake: StandClient, bot: TeaBot,
     expect(page.locator("#faultList")).to_contain_text("no faults scheduled")
     page.locator("#sidePanel .tabs button", has_text="Chat").click()
     expect(page.locator("#memberList")).to_contain_text("administrator")
+    me = bot.api("getMe")
+    expect(page.locator("#memberList")).to_contain_text(f"{me['first_name']} @{me['username']} (bot)")
 
 
 def png(color: str) -> bytes:

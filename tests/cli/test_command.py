@@ -9,13 +9,15 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 
 import pytest
 
 from tgfake import __version__
-from tgfake.cli import banner, main
+from tgfake.cli import banner, build_parser, main
 from tgfake.options import Options
 
 
@@ -131,3 +133,45 @@ def test_sigterm_releases_a_held_poll_and_exits_zero(stand_process: tuple[subpro
     _, err = proc.communicate()
     assert " getMe 200" in err
     assert " getUpdates 200 timeout=30" in err
+
+
+def test_url_files_takes_its_three_values(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_main(["--url-files", "private"], capsys)
+    assert code == 1
+    assert err == (
+        "tgfake: argument --url-files/-url-files: invalid choice: 'private' (choose from 'default', 'all', 'none')\n"
+    )
+    parser = build_parser()
+    assert parser.parse_args([]).url_files == "default"
+    assert parser.parse_args(["-url-files", "none"]).url_files == "none"
+
+
+def test_url_files_none_reaches_the_stand() -> None:
+    """tgfake --url-files none: a document by URL from a loopback server is refused, and the server sees nothing."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tgfake", "--addr", "127.0.0.1:0", "--url-files", "none"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert proc.stdout is not None
+            origin = proc.stdout.readline().rstrip("\n").split(" at ", 1)[1]
+            form = urllib.parse.urlencode({"chat_id": 4242, "document": f"http://127.0.0.1:{port}/f.pdf"}).encode()
+            request = urllib.request.Request(f"{origin}/bot1:x/sendDocument", data=form)
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=10)
+            assert (refused.value.code, json.loads(refused.value.read())["description"]) == (
+                400,
+                "Bad Request: failed to get HTTP URL content",
+            )
+            listener.settimeout(0)
+            with pytest.raises(BlockingIOError):
+                listener.accept()  # no connection is waiting: the stand never connected
+        finally:
+            proc.kill()
+            proc.communicate()

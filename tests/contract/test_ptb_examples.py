@@ -1081,7 +1081,7 @@ async def test_paymentbot(wire: Wire) -> None:
         await person.expect_reply(containing="Use /shipping to receive an invoice")
         await person.send("/shipping")
         [invoice] = await person.wait_call("sendInvoice")
-        assert (await person.expect_reply()).raw["service"]["invoice"]["title"] == "Payment Example"
+        assert (await person.expect_reply()).raw["invoice"]["title"] == "Payment Example"
         assert invoice.response["result"]["invoice"]["total_amount"] == 100
         address = {
             "country_code": "GB",
@@ -1104,7 +1104,7 @@ async def test_paymentbot(wire: Wire) -> None:
         assert (payment.total_amount, payment.currency, payment.shipping_option_id) == (450, "USD", "2")
         await person.send("/noshipping")
         await person.wait_call("sendInvoice", 2)
-        assert (await person.expect_reply()).raw["service"]["invoice"]["title"] == "Payment Example"
+        assert (await person.expect_reply()).raw["invoice"]["title"] == "Payment Example"
         status, paid = await wire.sim("POST", "/sim/pay", {})
         assert (status, paid["status"], paid["total_amount"]) == (200, "paid", 100), paid
         await person.expect_reply("Thank you for your payment.")

@@ -4,7 +4,7 @@ Every case gets a stand of its own (a ThreadedStand on a free port: a webhook su
 cannot share one), starts the bot as a subprocess pointed at it, waits on the stand until the bot polls
 or has set its webhook, then plays tests/libraries/dialog.py. Nothing sleeps: every step is a
 server-held wait. The Node bots need ``npm ci`` at the repository root; without Node they are skipped
-on a developer's machine and fail in CI (``CI`` or ``TGFAKE_REQUIRE_NODE`` set).
+on a developer's machine and fail in CI (tests/requirements.py).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ output).
 
 Examples: feathers-studio/telegraf-docs ``examples/`` (the docs repo that telegraf's ``docs/examples`` moved to),
 grammyjs/examples and node-telegram-bot-api 0.67.0's ``examples/``. Without ``npm ci`` at the repository root they
-are skipped on a developer's machine and fail in CI (``CI`` or ``TGFAKE_REQUIRE_NODE`` set), as
+are skipped on a developer's machine and fail in CI (tests/requirements.py), as
 tests/libraries/test_libraries.py's Node bots do.
 """
 

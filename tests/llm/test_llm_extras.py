@@ -6,6 +6,7 @@ import base64
 import io
 import math
 import struct
+import warnings
 import wave
 from typing import Any
 
@@ -201,7 +202,9 @@ async def test_subtitle_formats(make_llm: MakeStand, response_format: str, expec
     stand = await make_llm(transcript="hi there")
     async with client_for(stand) as client:
         answer = await client.audio.transcriptions.create(
-            model="whisper-1", file=("a.wav", wav_bytes(2.5)), response_format=response_format  # type: ignore[call-overload]
+            model="whisper-1",
+            file=("a.wav", wav_bytes(2.5)),
+            response_format=response_format,  # type: ignore[call-overload]
         )
     assert answer == expected
 
@@ -212,9 +215,66 @@ async def test_bad_transcription_requests(llm: LlmStand) -> None:
     async with client_for(llm) as client:
         with pytest.raises(BadRequestError) as caught:
             await client.audio.transcriptions.create(
-                model="whisper-1", file=("a.wav", b"x"), response_format="xml"  # type: ignore[call-overload]
+                model="whisper-1",
+                file=("a.wav", b"x"),
+                response_format="xml",  # type: ignore[call-overload]
             )
     assert caught.value.param == "response_format"
+
+
+FILE_HEAD = b'--XB\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\n'
+MODEL_PART = b'--XB\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n'
+
+
+@pytest.mark.parametrize("route", ["/v1/audio/transcriptions", "/v1/audio/translations"])
+@pytest.mark.parametrize(
+    ("body", "answer"),
+    [
+        (
+            FILE_HEAD + b"RIFF",
+            invalid_request("the multipart body cannot be read: it ends before its closing boundary"),
+        ),
+        (
+            MODEL_PART + FILE_HEAD + b"RIFF\r\n--X",
+            invalid_request("the multipart body cannot be read: it ends before its closing boundary"),
+        ),
+        (b"RIFF", invalid_request("the multipart body cannot be read: it does not open with its boundary")),
+        (
+            b'--XB\r\nContent-Disposition: form-data; name="file"\r\n\r\nnot a file\r\n--XB--\r\n',
+            invalid_request("file must be a file (a part with a filename), not a text field", param="file"),
+        ),
+        (
+            FILE_HEAD
+            + b'RIFF\r\n--XB\r\nContent-Disposition: form-data; name="model"; filename="m"\r\n\r\nw\r\n--XB--',
+            invalid_request("model must be a text field, not a file", param="model"),
+        ),
+    ],
+    ids=["truncated-file", "truncated-boundary", "no-boundary", "file-as-text", "text-as-file"],
+)
+async def test_a_broken_multipart_body_is_a_400(llm: LlmStand, route: str, body: bytes, answer: Any) -> None:
+    """POST /v1/audio/transcriptions (Content-Type: multipart/form-data; boundary=XB) with a body cut short, with
+    no boundary, or with a field of the wrong kind: 400 in OpenAI's error shape, nothing half read."""
+    headers = {"Content-Type": "multipart/form-data; boundary=XB"}
+    resp = await llm.client.post(route, data=body, headers=headers)
+    assert (resp.status, await resp.json()) == (400, answer)
+    whole = await llm.client.post(route, data=MODEL_PART + FILE_HEAD + b"RIFF\r\n--XB--\r\n", headers=headers)
+    assert (whole.status, (await whole.json())["text"]) == (200, "Transcript of a.wav.")
+
+
+@pytest.mark.parametrize("warned", ["error", "ignore"])
+async def test_a_part_with_a_broken_disposition_is_a_400(llm: LlmStand, warned: str) -> None:
+    """``Content-Disposition: form-data;`` names no field: 400 whether aiohttp's warning about it is an error (as
+    under pytest) or ignored (as in a served stand)."""
+    body = b"--XB\r\nContent-Disposition: form-data;\r\n\r\nRIFF\r\n--XB--\r\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter(warned)  # type: ignore[arg-type]
+        resp = await llm.client.post(
+            "/v1/audio/transcriptions", data=body, headers={"Content-Type": "multipart/form-data; boundary=XB"}
+        )
+    assert (resp.status, await resp.json()) == (
+        400,
+        invalid_request("the multipart body cannot be read: a part's headers are malformed"),
+    )
 
 
 @pytest.mark.parametrize(
@@ -229,7 +289,10 @@ async def test_bad_transcription_requests(llm: LlmStand) -> None:
 async def test_speech_is_a_valid_file_of_the_asked_format(llm: LlmStand, audio_format: str, parse: Any) -> None:
     async with client_for(llm) as client:
         answer = await client.audio.speech.create(
-            model="tts-1", voice="alloy", input="one two three four five", response_format=audio_format  # type: ignore[arg-type]
+            model="tts-1",
+            voice="alloy",
+            input="one two three four five",
+            response_format=audio_format,  # type: ignore[arg-type]
         )
     data = answer.content
     info = parse(io.BytesIO(data)).info

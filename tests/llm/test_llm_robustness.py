@@ -48,8 +48,9 @@ scalars = (
 )
 json_values = st.recursive(
     scalars,
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=16,
 )
 messages = st.lists(
@@ -175,3 +176,37 @@ def test_the_model_still_serves(origin: str) -> None:
         f"{origin}/v1/chat/completions", data=b'{"messages":[{"role":"user","content":"still here"}]}'
     )
     assert (status, json.loads(body)["choices"][0]["message"]["content"]) == (200, "You said: still here")
+
+
+MULTIPART = (
+    b'--XB\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n'
+    b'--XB\r\nContent-Disposition: form-data; name="response_format"\r\n\r\njson\r\n'
+    b'--XB\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n'
+    b"RIFF\x24\x00\x00\x00WAVEfmt \r\n--XB--\r\n"
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    route=st.sampled_from(["/v1/audio/transcriptions", "/v1/audio/translations"]),
+    cut=st.integers(0, len(MULTIPART)),
+    noise=st.binary(max_size=12),
+)
+def test_a_cut_multipart_body_is_answered_or_refused_never_500(origin: str, route: str, cut: int, noise: bytes) -> None:
+    """Any prefix of a valid transcription form, with any bytes after it: a 200 only for the whole form, else a 400
+    in OpenAI's error shape."""
+    body = MULTIPART[:cut] + noise
+    req = urllib.request.Request(origin + route, data=body, method="POST")
+    req.add_header("Content-Type", "multipart/form-data; boundary=XB")
+    try:
+        with urllib.request.urlopen(req, timeout=20) as resp:
+            status, answer = resp.status, resp.read()
+    except urllib.error.HTTPError as err:
+        status, answer = err.code, err.read()
+    assert status in (200, 400), answer[:300]
+    if status == 400:
+        error = json.loads(answer)["error"]
+        assert set(error) == {"message", "type", "param", "code"}
+        assert error["type"] == "invalid_request_error"
+    else:
+        assert body.startswith(MULTIPART[: MULTIPART.index(b"--XB--")])

@@ -130,7 +130,7 @@ PROFILE_REFUSALS = [
     ({"photos": [{"data": b64(b"not an image")}]}, 400, "photos[0]: photo is not a PNG, JPEG or GIF image"),
     ({"photos": [photo(0), {"data": ""}]}, 400, "photos[1]: photo is empty"),
     ({"audios": [{"data": "!!"}]}, 400, "audios[0].data is not valid base64"),
-    ({"user": 0, "photos": []}, 400, "user id 0 must be positive"),
+    ({"user": 0, "photos": []}, 400, "invalid JSON body: user: Input should be greater than or equal to 1"),
     ({"user": "", "photos": []}, 400, "a person needs a name or an id"),
     ({"photos": "cat.png"}, 400, "invalid JSON body: photos: Input should be a valid array"),
 ]

@@ -107,7 +107,7 @@ async def test_bodies_and_answers_are_the_pydantic_models(wire: Wire) -> None:
     schemas = document["components"]["schemas"]
     expected = MessageIn.model_json_schema(ref_template="#/components/schemas/{model}")
     assert schemas["MessageIn"] == expected
-    assert schemas["MessageIn"]["properties"]["chat_id"]["exclusiveMinimum"] == -(1 << 52)
+    assert schemas["MessageIn"]["properties"]["chat_id"]["minimum"] == -1997852516351  # td's last channel id
     ok = message["responses"]["200"]["content"]["application/json"]["schema"]
     assert ok == {"$ref": "#/components/schemas/Sent"}
     assert set(schemas["Sent"]["required"]) == {"message_id", "update_id"}

@@ -356,3 +356,43 @@ def test_a_suite_runs_in_four_workers_against_one_stand_each_test_in_its_own_ses
         assert root.open_session()["id"] == "7"  # and each test's session was ended
         with urllib.request.urlopen(stand.url + "/sim/sessions") as f:
             assert [s["id"] for s in json.loads(f.read())["sessions"]] == ["7"]
+
+
+STRICT_TESTS = """
+import json, urllib.error, urllib.request
+
+def call(url, token, method, **params):
+    data = urllib.parse.urlencode(params).encode()
+    try:
+        with urllib.request.urlopen(f"{url}/bot{token}/{method}", data=data) as f:
+            return f.status, json.load(f)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+def test_stand(tgfake):
+    answers = [call(tgfake.url, t, "getMe") for t in ("None", "1:any", "123456:tgfake")]
+    got = [(status, body.get("description", body.get("result", {}).get("id"))) for status, body in answers]
+    assert got == EXPECTED
+    status, body = call(tgfake.url, "123456:tgfake", "sendMessage", chat_id=999999, text="hi")
+    assert (status, body.get("description")) == SEND
+"""
+STRICT = [(401, "Unauthorized: invalid token specified"), (401, "Unauthorized"), (200, 123456)]
+LENIENT = [(200, 7000000001), (200, 1), (200, 123456)]
+
+
+@pytest.mark.parametrize(
+    ("args", "ini", "expected", "send"),
+    [
+        (("--tgfake-strict",), "", STRICT, (400, "Bad Request: chat not found")),
+        ((), "tgfake_strict = true\n", STRICT, (400, "Bad Request: chat not found")),
+        ((), "", LENIENT, (200, None)),
+    ],
+)
+def test_the_strict_option_and_ini_run_the_session_stand_strict(
+    pytester: pytest.Pytester, args: tuple[str, ...], ini: str, expected: list[object], send: tuple[int, object]
+) -> None:
+    pytester.makeini("[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n" + ini)
+    pytester.makepyfile(
+        "import urllib.parse\n" + STRICT_TESTS.replace("EXPECTED", repr(expected)).replace("SEND", repr(send))
+    )
+    pytester.runpytest(*PLUGIN, *args).assert_outcomes(passed=1)

@@ -86,7 +86,8 @@ async def test_sim_bots_makes_a_bot_with_botfather_flags(wire: Wire) -> None:
         {"error": "username 'quiz' must end in 'bot', as BotFather requires"},
     )
     listed = (await wire.sim("GET", "/sim/bots"))[1]["bots"]
-    assert [(b["username"], b["default"]) for b in listed] == [("tgfake_bot", True), ("quiz_bot", False)]
+    # quiz_bot called the Bot API last: it is "the bot" now (docs/world.md#bots)
+    assert [(b["username"], b["default"]) for b in listed] == [("tgfake_bot", False), ("quiz_bot", True)]
 
 
 async def test_fixed_tokens_are_the_only_bots(make_wire: WireFactory) -> None:
@@ -103,7 +104,9 @@ async def test_each_bot_has_its_own_private_chat_with_a_person(wire: Wire) -> No
     assert [u["message"]["text"] for u in await updates(wire)] == ["to the default bot"]
     assert [u["message"]["text"] for u in await updates(wire, HELPER)] == ["to the helper"]
     await wire.call("sendMessage", token=HELPER, chat_id=4242, text="hi from helper")
-    assert await wire.text() == "[1] alice: to the default bot\n"
+    resp = await wire.client.get("/sim/chat/4242", params={"format": "text", "bot": "tgfake_bot"})
+    assert await resp.text() == "[1] alice: to the default bot\n"
+    await wire.ok("getMe")  # the first bot calls last: it is "the bot" again, the helper is named
     resp = await wire.client.get("/sim/chat/4242", params={"format": "text", "bot": "helper_bot"})
     assert await resp.text() == "[1] alice: to the helper\n[2] helper_bot: hi from helper\n"
 
@@ -297,3 +300,32 @@ async def test_a_persons_last_name_is_in_their_messages_and_their_membership(wir
     assert (await wire.ok("getChatMember", chat_id=cid, user_id=675666224))["user"]["last_name"] == "Renamed"
     await sim_ok(wire, "/sim/message", {"user_id": 675666224, "text": "no name given"})
     assert (await wire.ok("getChatMember", chat_id=cid, user_id=675666224))["user"]["last_name"] == "Renamed"
+
+
+async def test_the_chat_views_members_carry_first_name_and_username_apart(wire: Wire) -> None:
+    cid = await new_group(wire, members=["carol", "@tgfake_bot"])
+    await wire.say("hi", chat_id=cid, user_id=5555, first_name="Dana", last_name="Scully")
+    status, view = await wire.sim("GET", f"/sim/chat/{cid}")
+    assert status == 200, view
+    members = {m["first_name"]: m for m in view["members"]}
+    assert members["Carol"] == {
+        "user_id": 4444,
+        "first_name": "Carol",
+        "username": "carol",
+        "is_bot": False,
+        "status": "member",
+    }
+    assert members["Dana"] == {
+        "user_id": 5555,
+        "first_name": "Dana",
+        "last_name": "Scully",
+        "is_bot": False,
+        "status": "member",
+    }
+    assert members["tgfake"]["username"] == "tgfake_bot"
+    assert all("name" not in m for m in view["members"])
+    made = await sim_ok(wire, "/sim/chats", {"type": "group", "title": "Book club", "members": ["carol"]})
+    assert [(m["first_name"], m.get("username"), m["status"]) for m in made["chat"]["members"]] == [
+        ("Alice", "alice", "creator"),
+        ("Carol", "carol", "member"),
+    ]

@@ -14,13 +14,13 @@ from tgfake.errors import TelegramError, bad_request
 from tgfake.params import Params, to_integer
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 
 def known_user(ctx: BotCall, p: Params, param: str = "user_id") -> int:
     """``check_user``: the person named by ``param`` (read as ``get_user_id`` reads it), or ``user not found``."""
     user_id = to_integer(p.text(param))
-    if user_id <= 0 or (user_id not in ctx.world.users and user_id not in ctx.stand.bots):
+    if user_id <= 0 or (user_id not in ctx.world.users and user_id not in ctx.telegram.bots):
         raise bad_request(errors.USER_NOT_FOUND)
     return user_id
 

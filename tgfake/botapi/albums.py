@@ -24,7 +24,7 @@ from tgfake.text import FormattedText
 from tgfake.wire import ATTACH, compact
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_ALBUM = 10
 ALBUM_KINDS = ("photo", "video", "audio", "document")

@@ -11,7 +11,7 @@ from tgfake.errors import TelegramError, bad_request
 from tgfake.params import Params, loads, parse_int
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 
 @bot_method("getMe")
@@ -26,7 +26,7 @@ async def get_updates(ctx: BotCall, p: Params) -> Any:
         raise TelegramError(409, errors.CONFLICT_WEBHOOK)
     read_allowed_updates(ctx, p)
     timeout = parse_int(p.text("timeout")) or 0
-    stand = ctx.stand
+    stand = ctx.telegram
     return await ctx.bot.get_updates(
         p.int_or_zero("offset"),
         p.int_or_zero("limit"),

@@ -14,7 +14,7 @@ from tgfake.botapi.registry import bot_method
 from tgfake.params import Params
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 REFUSAL_ONLY = True
 

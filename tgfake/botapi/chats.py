@@ -21,13 +21,14 @@ from tgfake.botapi.managed import (
     parse_permissions,
     permissions_json,
 )
-from tgfake.botapi.media import IMAGE_PROCESS_FAILED, mint_file
+from tgfake.botapi.media import mint_file
 from tgfake.botapi.profiles import audio_json
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import Chat, StoredFile, message_json
+from tgfake.chats import Chat, message_json
+from tgfake.content import StoredFile
 from tgfake.errors import bad_request
 from tgfake.filestore import FILE_TOO_BIG
-from tgfake.media import MAX_PHOTO_BYTES, image_size
+from tgfake.media import IMAGE_PROCESS_FAILED, MAX_PHOTO_BYTES, image_size
 from tgfake.params import Params
 from tgfake.text.cleaning import strip_empty_characters
 from tgfake.world import rights
@@ -35,7 +36,7 @@ from tgfake.world.members import PERMISSIONS
 from tgfake.world.membership import post_service
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_DESCRIPTION = 255  # code points
 MAX_REACTIONS = 11  # Telegram's default number of distinct reactions per message
@@ -178,7 +179,7 @@ async def set_chat_title(ctx: BotCall, p: Params) -> Any:
     _check_change(ctx, chat, "title", "title")
     if title != chat.title:
         chat.title = title
-        post_service(ctx.stand, chat, ctx.bot.user, {"new_chat_title": title})
+        post_service(ctx.telegram, chat, ctx.bot.user, {"new_chat_title": title})
     return True
 
 
@@ -218,7 +219,7 @@ async def set_chat_photo(ctx: BotCall, p: Params) -> Any:
             "file_size": photo.size,
         }
     ]
-    post_service(ctx.stand, chat, ctx.bot.user, {"new_chat_photo": sizes})
+    post_service(ctx.telegram, chat, ctx.bot.user, {"new_chat_photo": sizes})
     return True
 
 
@@ -229,7 +230,7 @@ async def delete_chat_photo(ctx: BotCall, p: Params) -> Any:
     if chat.photo is None:
         raise bad_request(errors.CHAT_NOT_MODIFIED)
     chat.photo = None
-    post_service(ctx.stand, chat, ctx.bot.user, {"delete_chat_photo": True})
+    post_service(ctx.telegram, chat, ctx.bot.user, {"delete_chat_photo": True})
     return True
 
 
@@ -268,7 +269,7 @@ async def pin_chat_message(ctx: BotCall, p: Params) -> Any:
         chat.pinned.remove(msg.message_id)
     chat.pinned.append(msg.message_id)
     service = {"pinned_message": message_json(chat, msg, quote=False)}
-    post_service(ctx.stand, chat, ctx.bot.user, service, thread_id=msg.thread_id)
+    post_service(ctx.telegram, chat, ctx.bot.user, service, thread_id=msg.thread_id)
     return True
 
 

@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any
 from tgfake import errors
 from tgfake.botapi.absent import no_business_connection
 from tgfake.botapi.fields import FieldError, decode_param, optional_bool, optional_string, required_int, required_string
-from tgfake.botapi.keyboards import parse_inline_keyboard
+from tgfake.botapi.keyboards import parse_inline_keyboard, parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.errors import TelegramError, bad_request
 from tgfake.params import Params
 from tgfake.text import format_text
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 REFUSAL_ONLY = True
 
@@ -69,8 +69,12 @@ def _checklist_task(task: Any) -> None:
 
 @bot_method("sendChecklist")
 async def send_checklist(ctx: BotCall, p: Params) -> Any:
-    """A business message: the checklist is parsed, then the connection is not found."""
+    """A business message: the checklist and the markup (any kind) are parsed, then the connection is not found.
+
+    The markup is read as every send's is (Client.cpp's ``do_send_message``), before the connection is looked up.
+    """
     _checklist(p)
+    parse_send_markup(p.get("reply_markup"), "private")
     raise no_business_connection()
 
 

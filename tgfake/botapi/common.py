@@ -7,16 +7,16 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from tgfake import errors, reply_keyboards
-from tgfake.chats import Chat, Keyboard, StoredMessage, comment_thread
+from tgfake import errors
+from tgfake.chats import Chat, StoredMessage, comment_thread
 from tgfake.errors import bad_request
+from tgfake.markup import Keyboard, ReplyMarkup
 from tgfake.params import Params, loads, parse_int
-from tgfake.reply_keyboards import ReplyMarkup
 from tgfake.text import FormattedText, format_text, utf16_len
-from tgfake.world import visibility
+from tgfake.world import keyboards, rooms, visibility
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_TEXT = 4096  # code points
 MAX_CAPTION = 1024  # code points
@@ -56,8 +56,8 @@ def parse_caption(caption: str, parse_mode: str, entities: str | None) -> Format
 def user_json(ctx: BotCall, user_id: int) -> dict[str, Any]:
     """A text_mention's user as the Bot API writes it: the person's (or bot's) names when the stand knows them."""
     known = ctx.world.users.get(user_id)
-    if known is None and user_id in ctx.stand.bots:
-        known = ctx.stand.bots[user_id].user
+    if known is None and user_id in ctx.telegram.bots:
+        known = ctx.telegram.bots[user_id].user
     return known.json() if known is not None else {"id": user_id, "is_bot": False, "first_name": ""}
 
 
@@ -216,6 +216,6 @@ def post_message(
     }
     msg = chat.add(StoredMessage(**own) if base is None else replace(base, **own))
     if msg.reply_markup is not None:
-        reply_keyboards.apply(chat, msg, msg.reply_markup)
-    ctx.stand.deliver(chat, msg)  # a channel post reaches the channel's other admin bots
+        keyboards.apply(chat, msg, msg.reply_markup)
+    rooms.deliver(ctx.telegram, chat, msg)  # a channel post reaches the channel's other admin bots
     return ctx.message_json(chat, msg)

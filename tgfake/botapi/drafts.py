@@ -16,7 +16,7 @@ from tgfake.params import Params, parse_int
 from tgfake.text import format_text
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 RICH_MESSAGE_BAD = "Bad Request: can't parse rich_message JSON object"
 DRAFT_ID_BAD = "Bad Request: draft_id must be a non-zero integer"

@@ -22,13 +22,15 @@ from tgfake.botapi.inline import inline_target
 from tgfake.botapi.keyboards import parse_inline_keyboard, same_keyboard
 from tgfake.botapi.places import FOREVER, WRONG_HEADING, location
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import Chat, Keyboard, StoredMessage
+from tgfake.chats import Chat, StoredMessage
 from tgfake.content import CAPTIONED, SPOILERED, Media
 from tgfake.errors import bad_request
+from tgfake.markup import Keyboard
 from tgfake.params import Params, parse_int
+from tgfake.world import rooms
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MEDIA_KINDS = frozenset({"animation", "audio", "document", "photo", "live_photo", "video"})
 """What editMessageMedia puts in, and (with text) what it may replace."""
@@ -70,7 +72,7 @@ def editable(ctx: BotCall, msg: StoredMessage) -> bool:
 def finish(ctx: BotCall, chat: Chat, msg: StoredMessage, keyboard: Keyboard | None) -> Any:
     msg.keyboard = keyboard
     msg.edit_date = ctx.unix_now()
-    ctx.stand.deliver(chat, msg, edited=True)
+    rooms.deliver(ctx.telegram, chat, msg, edited=True)
     return True if msg.inline_message_id else ctx.message_json(chat, msg)  # an inline edit answers true
 
 

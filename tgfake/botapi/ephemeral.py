@@ -20,7 +20,7 @@ from tgfake.errors import bad_request
 from tgfake.params import Params, to_integer
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 REFUSAL_ONLY = True
 
@@ -41,6 +41,6 @@ async def no_ephemeral_message(ctx: BotCall, p: Params) -> Any:
     if not p.text("chat_id"):
         raise bad_request(errors.CHAT_ID_EMPTY)
     known_chat(ctx, p)
-    if receiver not in ctx.world.users and receiver not in ctx.stand.bots:
+    if receiver not in ctx.world.users and receiver not in ctx.telegram.bots:
         raise bad_request(errors.CANT_ACCESS_USER)
     raise bad_request(errors.MESSAGE_ID_INVALID)

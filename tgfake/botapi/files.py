@@ -9,10 +9,10 @@ from tgfake.filestore import for_get_file, get_file_json
 from tgfake.params import Params
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 
 @bot_method("getFile")
 async def get_file(ctx: BotCall, p: Params) -> Any:
     """The File object of a photo or document the stand holds (the bot's uploads and the person's files alike)."""
-    return get_file_json(for_get_file(ctx.stand, p.text("file_id").strip()))
+    return get_file_json(for_get_file(ctx.telegram, p.text("file_id").strip()))

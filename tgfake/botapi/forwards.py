@@ -24,23 +24,19 @@ from tgfake import errors
 from tgfake.botapi.common import caption_fields, caption_text, chat_id, checked_chat, named_message, post_message
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import Chat, StoredMessage
+from tgfake.chats import Chat, StoredMessage, origin_of
 from tgfake.content import Media
 from tgfake.errors import bad_request
 from tgfake.extras import ORIGIN as ORIGIN  # edits.py reads it from here too
-from tgfake.extras import origin_of
 from tgfake.params import Params, loads
 from tgfake.world import polls
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_IDS = 100
 INT32 = 2**31
 
-# What a message with a service dict may be and still travel: the stand keeps games and invoices as service dicts.
-TRAVELLING_SERVICE = frozenset({"game", "invoice"})
-NOT_COPIED_SERVICE = frozenset({"invoice"})
 NOT_COPIED_MEDIA = frozenset({"paid_media", "invoice", "giveaway", "giveaway_winners"})
 # What a new message never inherits: its place in the chat, its state, and who reacted to it.
 FRESH: dict[str, Any] = {
@@ -72,7 +68,7 @@ def travelling(ctx: BotCall, src: StoredMessage, *, is_copy: bool, **changes: An
     messages, as on Telegram); a copied one is a new poll without votes."""
     base = duplicate(src, **changes)
     if src.media is not None and src.media.kind == "poll":
-        base.media = Media("poll", fields=polls.copied(ctx.stand, src.media.fields)) if is_copy else src.media
+        base.media = Media("poll", fields=polls.copied(ctx.telegram, src.media.fields)) if is_copy else src.media
     return base
 
 
@@ -90,14 +86,12 @@ def _poll(msg: StoredMessage) -> dict[str, Any] | None:
 
 def travels(ctx: BotCall, msg: StoredMessage, *, is_copy: bool) -> bool:
     """TDLib's ``can_forward_message`` (and ``can_forward_message_content``) for a bot."""
-    if msg.service and not TRAVELLING_SERVICE.intersection(msg.service):
+    if msg.service:  # a service message never travels; games and invoices are content, and do
         return False
     if not is_copy and msg.protected:
         return False
     if not is_copy:
         return True
-    if msg.service and NOT_COPIED_SERVICE.intersection(msg.service):
-        return False
     if msg.media is not None and msg.media.kind in NOT_COPIED_MEDIA:
         return False
     poll = _poll(msg)

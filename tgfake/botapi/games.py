@@ -17,13 +17,15 @@ from tgfake.botapi.common import chat_id, post_message
 from tgfake.botapi.inline import inline_target
 from tgfake.botapi.keyboards import parse_inline_keyboard
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import Button, Chat, StoredMessage
+from tgfake.chats import Chat, StoredMessage
+from tgfake.content import Media
 from tgfake.errors import bad_request
+from tgfake.markup import Button
 from tgfake.params import Params, parse_int, to_integer
 from tgfake.world.games import GameMessage
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 
 @bot_method("sendGame")
@@ -35,7 +37,7 @@ async def send_game(ctx: BotCall, p: Params) -> Any:
     if keyboard is None:
         keyboard = [[Button(text=f"Play {name}", callback_game=True)]]
     game = {"title": name, "description": "", "photo": []}
-    sent = post_message(ctx, p, cid, keyboard, service={"game": game})
+    sent = post_message(ctx, p, cid, keyboard, media=Media("game", fields=game))  # an ordinary message, as on Telegram
     chat = ctx.chat(cid)
     assert chat is not None
     ctx.world.games.messages[(chat.id, int(sent["message_id"]))] = GameMessage(short_name=name)

@@ -18,7 +18,7 @@ from tgfake.errors import bad_request
 from tgfake.params import Params
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 REFUSAL_ONLY = True
 

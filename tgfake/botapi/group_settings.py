@@ -29,7 +29,7 @@ from tgfake.world.members import ADMINISTRATOR, CREATOR
 from tgfake.world.membership import set_member
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 
 def _may_change_info(ctx: BotCall, chat: Chat) -> None:
@@ -79,5 +79,5 @@ async def set_chat_member_tag(ctx: BotCall, p: Params) -> Any:
     else:
         new.tag = tag
     if (new.tag, new.custom_title) != (old.tag, old.custom_title):
-        set_member(ctx.stand, chat, new, actor=ctx.bot.user)
+        set_member(ctx.telegram, chat, new, actor=ctx.bot.user)
     return True

@@ -27,30 +27,31 @@ from tgfake.botapi.fields import (
     required_string,
     to_bool,
 )
+from tgfake.botapi.keyboards import MarkupError, parse_inline_keyboard, reply_button
 from tgfake.botapi.payments import labeled_prices
 from tgfake.botapi.places import INVALID_LOCATION, WRONG_HEADING, WRONG_PERIOD
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import Chat, Keyboard, StoredMessage
+from tgfake.chats import Chat, StoredMessage
 from tgfake.errors import TelegramError, bad_request
 from tgfake.filestore import HTTP_URL, MAX_FILE_NAME, for_resend
+from tgfake.markup import Keyboard
 from tgfake.params import Params, loads
-from tgfake.reply_keyboards import parse_markup
 from tgfake.text import format_text
 from tgfake.text.cleaning import strip_empty_characters
 from tgfake.text.links import get_url_file_name
 from tgfake.webapp import url_problem
-from tgfake.world.inline import (
+from tgfake.world.inline import post_result
+from tgfake.world.inline_state import (
     PREPARED_LIFETIME,
     QUERY_LIFETIME,
     InlineAnswer,
     InlineResult,
     Prepared,
-    post_result,
     well_formed_inline_id,
 )
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_RESULTS = 50
 MAX_ID_BYTES = 64  # a result id and next_offset: at most 64 bytes (the server's RESULT_ID_INVALID, NEXT_OFFSET_...)
@@ -385,7 +386,7 @@ def _keyboard(markup: dict[str, Any] | None) -> Keyboard | None:
     if markup is None:
         return None
     try:
-        inline, _ = parse_markup(json.dumps(markup), "private", edit=True)
+        inline = parse_inline_keyboard(json.dumps(markup), "private")
     except TelegramError as exc:
         problem = _client_problem(exc)
         if problem is not None:
@@ -468,7 +469,7 @@ def _result(ctx: BotCall, d: Draft) -> InlineResult:
         result.file_name = _file_name(d.file_ref, result.kind)
         result.mime_type = d.mime_type
     else:
-        result.file = for_resend(ctx.stand, d.file_ref, result.kind)
+        result.file = for_resend(ctx.telegram, d.file_ref, result.kind)
     return result
 
 
@@ -705,11 +706,11 @@ async def answer_web_app_query(ctx: BotCall, p: Params) -> Any:
     person = ctx.world.users.get(query.person_id)
     if person is None:
         raise bad_request(QUERY_ID_INVALID)
-    chat = ctx.stand.private_chat(ctx.bot, person) if query.chat_id in (0, person.id) else ctx.chat(query.chat_id)
+    chat = ctx.telegram.private_chat(ctx.bot, person) if query.chat_id in (0, person.id) else ctx.chat(query.chat_id)
     if chat is None:
         raise bad_request(QUERY_ID_INVALID)
     query.answered = True
-    msg = post_result(ctx.stand, chat, person, ctx.bot.user, result)
+    msg = post_result(ctx.telegram, chat, person, ctx.bot.user, result)
     return {"inline_message_id": msg.inline_message_id} if msg.inline_message_id else {}
 
 
@@ -742,15 +743,13 @@ PREPARED_BUTTON_KINDS = ("request_users", "request_chat", "request_managed_bot")
 @bot_method("savePreparedKeyboardButton")
 async def save_prepared_keyboard_button(ctx: BotCall, p: Params) -> Any:
     """A request_users / request_chat / request_managed_bot button for the person's Mini App; returns its id."""
-    from tgfake.reply_keyboards import MarkupError, _reply_button
-
     user_id = known_user(ctx, p)
     try:
         value = loads(p.text("button"))
     except ValueError:
         raise bad_request(KEYBOARD_BUTTON_NOT_JSON) from None
     try:
-        button = _reply_button(value)
+        button = reply_button(value)
     except MarkupError as exc:
         raise bad_request(KEYBOARD_BUTTON_PROBLEM.format(problem=exc)) from None
     if button.kind not in PREPARED_BUTTON_KINDS and not (isinstance(value, dict) and "request_managed_bot" in value):
@@ -781,7 +780,7 @@ def inline_target(ctx: BotCall, p: Params) -> tuple[Chat, StoredMessage] | None:
     found = ctx.world.inline.messages.get(value)
     if found is None or found.bot_id != ctx.bot.id:
         raise bad_request(MESSAGE_ID_INVALID)
-    stand = ctx.stand
+    stand = ctx.telegram
     owner = stand.bots.get(found.chat_bot_id) if found.chat_bot_id else ctx.bot
     chat = stand.chat_of(owner or ctx.bot, found.chat_id)
     msg = chat.live(found.message_id) if chat is not None else None

@@ -24,7 +24,7 @@ from tgfake.world.members import MEMBER, Member
 from tgfake.world.membership import set_member
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_LINK_NAME = 32  # code points
 MAX_MEMBER_LIMIT = 100_000
@@ -161,7 +161,7 @@ async def approve_chat_join_request(ctx: BotCall, p: Params) -> Any:
     extra: dict[str, Any] = {"via_join_request": True}
     if request.invite_link:
         extra = {"invite_link": request.invite_link}
-    set_member(ctx.stand, chat, Member(user=request.user, status=MEMBER), actor=request.user, extra=extra)
+    set_member(ctx.telegram, chat, Member(user=request.user, status=MEMBER), actor=request.user, extra=extra)
     return True
 
 

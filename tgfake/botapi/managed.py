@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi.common import chat_id
+from tgfake.bounds import MAX_TITLE
 from tgfake.chats import Chat
 from tgfake.errors import bad_request
 from tgfake.params import Params, loads
@@ -22,13 +23,12 @@ from tgfake.world.members import PERMISSIONS, Member
 from tgfake.world.people import User
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 READ, READ_MEMBERS, WRITE = "read", "read_members", "write"
 # What can_send_media_messages stands for.
 MEDIA_KINDS: tuple[str, ...] = ("can_send_audios", "can_send_documents", "can_send_photos", "can_send_videos")
 MEDIA_KINDS += ("can_send_video_notes", "can_send_voice_notes")
-MAX_TITLE = 128  # code points: a chat title or a topic name is cut there, as TDLib's clean_name does
 _LEADING_INT = re.compile(r"[+-]?\d+")
 
 
@@ -70,7 +70,7 @@ def user_arg(p: Params, name: str = "user_id") -> int:
 
 def account(ctx: BotCall, user_id: int) -> User | None:
     """A person or bot the stand knows (the ones the bot could have met), else None."""
-    bot = ctx.stand.bots.get(user_id)
+    bot = ctx.telegram.bots.get(user_id)
     return bot.user if bot is not None else ctx.world.users.get(user_id)
 
 

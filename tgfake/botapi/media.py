@@ -1,10 +1,10 @@
 """Files the bot sends, every kind on one path: a multipart upload (or ``attach://``) or a known file id.
 
 A string in place of the file part re-sends a file the stand holds (the bot's or the person's) under the same
-id, if it is of the same kind; an ``http(s)://`` URL cannot be fetched by the stand (it has no network) and is
-refused as Telegram refuses a URL it cannot get. Every refusal comes in the reference stand's order: chat, file,
+id, if it is of the same kind; an ``http(s)://`` URL is what tgfake/urlfiles.py downloaded, or is refused as
+Telegram refuses a URL it cannot get. Every refusal comes in the reference stand's order: chat, file,
 size, caption, keyboard, image check, reply target. A refused call stores nothing and mints no file id.
-What each kind reads from the bytes and from the parameters is in :func:`describe`.
+What each kind reads from the bytes and from the parameters is in :func:`tgfake.media.describe`.
 """
 
 from __future__ import annotations
@@ -16,25 +16,15 @@ from tgfake import errors
 from tgfake.botapi.common import caption_fields, caption_text, chat_id, post_message
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import StoredFile
-from tgfake.content import CAPTIONED, SPOILERED, Media
-from tgfake.errors import bad_request
+from tgfake.content import CAPTIONED, SPOILERED, Media, StoredFile
+from tgfake.errors import TelegramError, bad_request
 from tgfake.filestore import URL_UNFETCHABLE, check_upload, for_resend, mint
-from tgfake.media import (
-    MAX_DURATION,
-    MAX_LENGTH,
-    MAX_URL_PHOTO,
-    audio_info,
-    image_size,
-    mime_type,
-    picture_size,
-)
-from tgfake.params import Params, Upload, parse_int
+from tgfake.media import MAX_URL_PHOTO, describe, image_size, mime_type
+from tgfake.params import Params, Upload
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
-IMAGE_PROCESS_FAILED = "Bad Request: IMAGE_PROCESS_FAILED"
 URL_DOCUMENT_TYPES = frozenset({"image/gif", "application/pdf", "application/zip"})
 """What sendDocument takes by URL: "currently only GIF, PDF and ZIP files", the Bot API's documentation says."""
 
@@ -52,53 +42,7 @@ def mint_file(
     meta: dict[str, Any] | None = None,
 ) -> StoredFile:
     """Keep the bytes under the next id (``file_N`` / ``ufile_N``; numbering restarts after a reset)."""
-    return mint(ctx.stand, kind, upload.filename, upload.data, width, height, meta)
-
-
-def _bounded(p: Params | dict[str, Any], name: str, top: int) -> int:
-    """``get_integer_arg(name, 0, 0, top)``: a stated length or duration, clamped as Client.cpp clamps it."""
-    raw = p.get(name)
-    value = raw if isinstance(raw, int) and not isinstance(raw, bool) else parse_int(str(raw or "")) or 0
-    return max(0, min(int(value), top))
-
-
-def describe(kind: str, p: Params | dict[str, Any], data: bytes) -> tuple[tuple[int, int], dict[str, Any]]:
-    """A new file's size and fields: read from the bytes where they can be, else as the bot states them.
-
-    Durations the bot leaves out come from mutagen (audio, voice, video...); an audio file's title and performer
-    from its tags; a sticker's and an animation's size from Pillow. ``p`` is the call or an album item's object.
-    """
-    if kind == "photo":
-        found = image_size(data)
-        if found is None:
-            raise bad_request(IMAGE_PROCESS_FAILED)
-        return found, {}
-    if kind == "document":
-        return (0, 0), {}
-    duration = _bounded(p, "duration", MAX_DURATION)
-    if not duration and kind in ("video", "audio", "voice", "animation", "video_note"):
-        duration = min(audio_info(data).duration, MAX_DURATION)
-    if kind == "audio":
-        tags = audio_info(data)
-        title, performer = str(p.get("title") or "") or tags.title, str(p.get("performer") or "") or tags.performer
-        return (0, 0), {"duration": duration, "title": title, "performer": performer}
-    if kind == "voice":
-        return (0, 0), {"duration": duration, "mime_type": "audio/ogg" if data.startswith(b"OggS") else ""}
-    if kind == "video_note":
-        return (0, 0), {"duration": duration, "length": _bounded(p, "length", MAX_LENGTH)}
-    if kind == "sticker":
-        width, height = picture_size(data) or (512, 512)
-        animated = data.startswith(b"\x1f\x8b")  # a .tgs sticker is gzipped Lottie JSON
-        fields = {"width": width, "height": height, "emoji": str(p.get("emoji") or ""), "set_name": ""}
-        fields |= {"is_animated": animated, "is_video": data.startswith(b"\x1a\x45\xdf\xa3"), "type": "regular"}
-        return (width, height), fields
-    width, height = _bounded(p, "width", MAX_LENGTH), _bounded(p, "height", MAX_LENGTH)
-    if kind == "animation" and not (width and height):
-        width, height = picture_size(data) or (width, height)
-    fields = {"duration": duration, "width": width, "height": height}
-    if kind == "video" and _bounded(p, "start_timestamp", MAX_DURATION):
-        fields["start_timestamp"] = _bounded(p, "start_timestamp", MAX_DURATION)
-    return (width, height), fields
+    return mint(ctx.telegram, kind, upload.filename, upload.data, width, height, meta)
 
 
 def input_file(
@@ -124,14 +68,16 @@ def named_file(
     URL the transport downloaded (tgfake/urlfiles.py: its bytes become an upload; a photo must be an image of up to
     5 MB and a document a GIF, PDF or ZIP, else ``wrong type of the web page content``, TDLib's
     WEBPAGE_MEDIA_EMPTY as Client.cpp words it), else a file id of ``kind`` (or, with ``any_document``, of its file
-    type class), or the URL that could not be downloaded (``failed to get HTTP URL content``).
+    type class), or the URL that could not be downloaded (``failed to get HTTP URL content``, ``file is too big``).
     """
     if isinstance(ref, Upload):
         check_upload(ref.data, kind)
         return ref, None
     fetched = p.fetched.get(ref.strip()) if p.fetched else None
     if fetched is None:
-        return None, for_resend(ctx.stand, ref, kind, any_document)
+        return None, for_resend(ctx.telegram, ref, kind, any_document)
+    if isinstance(fetched, TelegramError):  # not read whole: cut short, too big, unreachable
+        raise fetched
     if not fetched.data or (kind == "photo" and len(fetched.data) > MAX_URL_PHOTO):
         raise bad_request(URL_UNFETCHABLE)
     if (kind == "photo" and image_size(fetched.data) is None) or (

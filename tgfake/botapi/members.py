@@ -25,6 +25,7 @@ from tgfake.botapi.managed import (
     user_arg,
 )
 from tgfake.botapi.registry import bot_method
+from tgfake.bounds import MAX_CUSTOM_TITLE
 from tgfake.chats import Chat
 from tgfake.errors import bad_request
 from tgfake.params import Params
@@ -43,9 +44,8 @@ from tgfake.world.members import (
 from tgfake.world.membership import set_member
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
-MAX_CUSTOM_TITLE = 16  # code points
 SUPERGROUP_OR_CHANNEL = ("supergroup", "channel")
 
 
@@ -66,14 +66,14 @@ def _change(ctx: BotCall, chat: Chat, old: Member, new: Member) -> bool:
     if rights.same(old, new) and old.status != CREATOR:
         return True
     rights.check_change(chat, bot_member(ctx, chat), old, new)
-    set_member(ctx.stand, chat, new, actor=ctx.bot.user)
+    set_member(ctx.telegram, chat, new, actor=ctx.bot.user)
     return True
 
 
 def _leave(ctx: BotCall, chat: Chat) -> bool:
     """The bot leaves (``left``); a bot that is not in the chat succeeds without a change."""
     if bot_member(ctx, chat).present:
-        set_member(ctx.stand, chat, Member(user=ctx.bot.user, status=LEFT), actor=ctx.bot.user)
+        set_member(ctx.telegram, chat, Member(user=ctx.bot.user, status=LEFT), actor=ctx.bot.user)
     return True
 
 
@@ -127,7 +127,7 @@ async def ban_chat_member(ctx: BotCall, p: Params) -> Any:
         if user_id == ctx.bot.id:
             return _leave(ctx, chat)
         rights.check_group_kick(bot_member(ctx, chat), old)
-        set_member(ctx.stand, chat, Member(user=target, status=LEFT), actor=ctx.bot.user)
+        set_member(ctx.telegram, chat, Member(user=target, status=LEFT), actor=ctx.bot.user)
         return True
     new = Member(user=target, status=KICKED, until_date=rights.until(until_date, ctx.unix_now()))
     return _change(ctx, chat, old, new)
@@ -224,7 +224,7 @@ async def set_chat_administrator_custom_title(ctx: BotCall, p: Params) -> Any:
     if title != old.custom_title:
         new = old.copy()
         new.custom_title = title
-        set_member(ctx.stand, chat, new, actor=ctx.bot.user)
+        set_member(ctx.telegram, chat, new, actor=ctx.bot.user)
     return True
 
 

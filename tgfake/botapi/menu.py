@@ -9,7 +9,7 @@ from tgfake.menus import menu_chat_id, parse_menu_button
 from tgfake.params import Params
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 
 @bot_method("setChatMenuButton")

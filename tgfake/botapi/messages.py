@@ -14,9 +14,10 @@ from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, StoredMessage
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
+from tgfake.world import rooms
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 
 @bot_method("sendMessage")
@@ -53,7 +54,7 @@ async def edit_message_text(ctx: BotCall, p: Params) -> Any:
     msg.keyboard = keyboard
     msg.parse_mode = p.text("parse_mode")
     msg.edit_date = ctx.unix_now()
-    ctx.stand.deliver(chat, msg, edited=True)  # a channel post's edit reaches the channel's other admin bots
+    rooms.deliver(ctx.telegram, chat, msg, edited=True)  # a channel post's edit reaches the channel's other admin bots
     return True if inline else ctx.message_json(chat, msg)
 
 

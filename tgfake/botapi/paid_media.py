@@ -29,7 +29,7 @@ from tgfake.wire import ATTACH
 from tgfake.world.payments import PaidOffer
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_PAID_MEDIA = 10  # TDLib: "server-side limit"
 MAX_BOT_PRICE = 1_000_000  # TDLib's limit for bots (people are held to paid_media_message_star_count_max)

@@ -21,7 +21,7 @@ from tgfake.errors import bad_request
 from tgfake.params import Params, loads
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 ELEMENT_TYPES = frozenset(
     (

@@ -17,13 +17,14 @@ from tgfake.botapi.common import chat_id, post_message
 from tgfake.botapi.fields import FieldError
 from tgfake.botapi.keyboards import parse_inline_keyboard
 from tgfake.botapi.registry import bot_method
+from tgfake.content import Media
 from tgfake.errors import bad_request
 from tgfake.params import Params, loads, to_integer
 from tgfake.world import checkout
 from tgfake.world.payments import STARS, Answer, Invoice
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_AMOUNT = 9999_9999_9999  # TDLib's check_currency_amount
 
@@ -150,11 +151,12 @@ def check_amounts(invoice: Invoice) -> None:
 
 @bot_method("sendInvoice")
 async def send_invoice(ctx: BotCall, p: Params) -> Any:
-    """An invoice message in the chat; the person pays it with ``POST /sim/pay``."""
+    """An invoice message in the chat (an ordinary message whose content is the invoice, as on Telegram); the person
+    pays it with ``POST /sim/pay``."""
     invoice = read_invoice(ctx, p)
     cid = chat_id(p)
     keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))  # its first button is the pay one
-    sent = post_message(ctx, p, cid, keyboard, service={"invoice": invoice.message_json()})
+    sent = post_message(ctx, p, cid, keyboard, media=Media("invoice", fields=invoice.message_json()))
     chat = ctx.chat(cid)
     assert chat is not None
     ctx.world.payments.invoices[(chat.id, int(sent["message_id"]))] = invoice
@@ -247,7 +249,7 @@ async def refund_star_payment(ctx: BotCall, p: Params) -> Any:
     if charge.refunded:
         raise bad_request(errors.CHARGE_ALREADY_REFUNDED)
     charge.refunded = True
-    checkout.refund(ctx.stand, ctx.bot, charge)
+    checkout.refund(ctx.telegram, ctx.bot, charge)
     return True
 
 

@@ -12,14 +12,14 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from tgfake.botapi.common import chat_id, post_message
-from tgfake.botapi.keyboards import parse_inline_keyboard
+from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.content import Media
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 INVALID_LOCATION = "Bad Request: invalid location specified"
 INVALID_LIVE_LOCATION = "Bad Request: invalid live location specified"
@@ -55,7 +55,7 @@ def location(p: Params, *, live: bool) -> dict[str, Any]:
 
 def _send(ctx: BotCall, p: Params, media: Media) -> Any:
     cid = chat_id(p)
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
+    keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
     return post_message(ctx, p, cid, keyboard, attach=lambda: {"media": media})
 
 
@@ -113,7 +113,7 @@ async def send_dice(ctx: BotCall, p: Params) -> Any:
     if emoji not in DICE:
         raise bad_request(DICE_EMOJI_INVALID)
     cid = chat_id(p)
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
+    keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
     chat = ctx.chat_for_send(cid)
     value = roll(chat.id, chat.next_message_id, emoji)
     return post_message(

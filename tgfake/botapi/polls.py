@@ -33,7 +33,7 @@ from tgfake.text import FormattedText, format_text
 from tgfake.world import polls
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_QUESTION = 300  # a bot's question, in code points (TDLib: "server-side limit"; 255 for people)
 MAX_OPTION = 100
@@ -269,18 +269,21 @@ async def send_poll(ctx: BotCall, p: Params) -> Any:
         ctx.world.polls.close_at(msg.media.fields, msg)
         # On the wall clock nobody may call at the close date: a timer wakes the bot's held getUpdates then. (A
         # moved clock closes the poll when it moves; an early timer finds nothing due.)
-        asyncio.get_running_loop().call_later(max(closes - ctx.now(), 0.0), polls.close_due, ctx.stand)
+        asyncio.get_running_loop().call_later(max(closes - ctx.now(), 0.0), polls.close_due, ctx.telegram)
     return sent
 
 
 @bot_method("stopPoll")
 async def stop_poll(ctx: BotCall, p: Params) -> Any:
     """Close the bot's own poll now; answers the final Poll. The message's inline keyboard becomes
-    ``reply_markup`` (none given removes it, as an edit does)."""
-    cid = chat_id(p)
-    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
+    ``reply_markup`` (none given removes it, as an edit does).
+
+    In ``process_stop_poll_query``'s order: the markup is parsed first, then the business connection, then the
+    chat and the message; nothing changes until all of them are read."""
+    keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(p.chat()))
     if p.text("business_connection_id"):
         raise no_business_connection()
+    cid = chat_id(p)
     chat = ctx.chat(cid)
     msg = chat.live(parse_int(p.text("message_id")) or 0) if chat is not None else None
     if chat is None or msg is None:
@@ -290,9 +293,9 @@ async def stop_poll(ctx: BotCall, p: Params) -> Any:
         raise bad_request(errors.NOT_A_POLL)
     if msg.sender is None or msg.sender.id != ctx.bot.id:
         raise bad_request(errors.POLL_CANT_STOP)
-    polls.close_due(ctx.stand)
+    polls.close_due(ctx.telegram)
     if poll["is_closed"]:
         raise bad_request(errors.POLL_ALREADY_CLOSED)
     msg.keyboard = keyboard
     msg.edit_date = ctx.unix_now()
-    return polls.close(ctx.stand, msg)
+    return polls.close(ctx.telegram, msg)

@@ -23,7 +23,7 @@ from tgfake.errors import bad_request
 from tgfake.params import Params, to_integer
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 PREMIUM_PRICES = {3: 1000, 6: 1500, 12: 2500}  # months -> Stars (the Bot API's giftPremiumSubscription)
 
@@ -44,7 +44,7 @@ async def gift_premium_subscription(ctx: BotCall, p: Params) -> Any:
         raise bad_request(errors.BALANCE_TOO_LOW)
     person = ctx.world.users.get(user_id)
     partner: dict[str, Any] = {"type": "user", "transaction_type": "premium_purchase"}
-    partner["user"] = person.json() if person is not None else ctx.stand.bots[user_id].user.json()
+    partner["user"] = person.json() if person is not None else ctx.telegram.bots[user_id].user.json()
     partner["premium_subscription_duration"] = month_count
     entry = {"id": payments.transaction_id(), "date": ctx.unix_now(), "receiver": partner, "amount": star_count}
     payments.record(ctx.bot.id, -star_count, entry)

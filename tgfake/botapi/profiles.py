@@ -15,12 +15,11 @@ from typing import TYPE_CHECKING, Any
 from tgfake.botapi.absent import known_user
 from tgfake.botapi.managed import int_arg
 from tgfake.botapi.registry import bot_method
-from tgfake.chats import StoredFile
-from tgfake.content import Media, media_json, photo_sizes
+from tgfake.content import Media, StoredFile, media_json, photo_sizes
 from tgfake.params import Params
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_LIMIT = 100
 

@@ -26,7 +26,7 @@ from tgfake.params import Params, loads, parse_int, to_integer
 from tgfake.world import visibility
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 # Telegram's reaction emoji (ReactionTypeEmoji.emoji in the Bot API documentation), in its order.
 REACTION_EMOJI = frozenset(
@@ -153,7 +153,7 @@ def announce(ctx: BotCall, chat: Chat, msg: StoredMessage, actor: dict[str, Any]
     """Tell the bots that hear of reactions here (not the one reacting) what changed, as for a person's."""
     date = ctx.unix_now()
     new = msg.reactions.get(actor["id"], [])
-    for bot in visibility.reaction_recipients(ctx.stand, chat):
+    for bot in visibility.reaction_recipients(ctx.telegram, chat):
         if bot.id == ctx.bot.id:
             continue
         if chat.type == "channel":
@@ -204,7 +204,7 @@ def _sender(ctx: BotCall, p: Params) -> int:
 
 def _moderate(ctx: BotCall, chat: Chat, sender: int) -> None:
     """TDLib's ``have_input_peer`` for the sender, then the server's rights check."""
-    if sender not in ctx.world.users and sender not in ctx.stand.bots and sender not in ctx.world.chats:
+    if sender not in ctx.world.users and sender not in ctx.telegram.bots and sender not in ctx.world.chats:
         raise bad_request(errors.REACTION_SENDER_NOT_FOUND)
     member = chat.member(ctx.bot.id)
     if chat.type not in ("group", "supergroup") or member is None or not member.can("can_delete_messages"):

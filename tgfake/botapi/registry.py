@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from tgfake.params import Params
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 BotMethod = Callable[["BotCall", Params], Awaitable[Any]]
 
@@ -18,7 +18,7 @@ _METHODS: dict[str, tuple[str, BotMethod]] = {}
 def bot_method(name: str) -> Callable[[BotMethod], BotMethod]:
     """Register ``async def f(ctx, params) -> result`` as Bot API method ``name``; TelegramError refuses.
 
-    ``ctx`` is a :class:`~tgfake.stand.BotCall`: the stand and the bot making the call.
+    ``ctx`` is a :class:`~tgfake.botapi.context.BotCall`: the world and the bot making the call.
     """
 
     def register(fn: BotMethod) -> BotMethod:

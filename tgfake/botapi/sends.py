@@ -13,7 +13,7 @@ from tgfake.botapi.registry import bot_method
 from tgfake.params import Params
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 
 @bot_method("sendVideo")

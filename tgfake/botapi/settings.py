@@ -22,7 +22,7 @@ from tgfake.params import Params, to_integer
 from tgfake.world.settings import CHAT_SCOPES, RIGHTS, Scope, rights_json, stored_rights
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_COMMAND = 32
 MAX_COMMAND_DESCRIPTION = 256

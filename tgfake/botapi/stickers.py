@@ -27,7 +27,7 @@ from tgfake.wire import ATTACH
 from tgfake.world.stickers import Sticker, StickerSet, Uploaded
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 MAX_STICKERS_PER_CALL = 50
 MAX_EMOJIS = 20

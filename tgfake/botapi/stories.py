@@ -15,7 +15,7 @@ from tgfake.params import Params, loads
 from tgfake.wire import ATTACH
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 REFUSAL_ONLY = True
 

@@ -22,7 +22,7 @@ from tgfake.world import groups, rights
 from tgfake.world.membership import post_service
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 GENERAL = 1
 MAX_COLOR = 0xFFFFFF
@@ -73,7 +73,7 @@ def topic_of(chat: Chat, thread_id: int) -> Topic:
 
 def announce(ctx: BotCall, chat: Chat, topic: Topic, service: dict[str, Any]) -> None:
     thread = 0 if topic is chat.general else topic.message_thread_id
-    post_service(ctx.stand, chat, ctx.bot.user, service, thread_id=thread)
+    post_service(ctx.telegram, chat, ctx.bot.user, service, thread_id=thread)
 
 
 @bot_method("getForumTopicIconStickers")
@@ -109,7 +109,7 @@ async def create_forum_topic(ctx: BotCall, p: Params) -> Any:
     if not 0 <= color <= MAX_COLOR:
         raise bad_request(errors.TOPIC_COLOR_BAD)
     emoji = str(lenient_int(emoji_id)) if lenient_int(emoji_id) else ""
-    return groups.create_topic(ctx.stand, chat, name, ctx.bot.user, color, emoji).json()
+    return groups.create_topic(ctx.telegram, chat, name, ctx.bot.user, color, emoji).json()
 
 
 def _edit(ctx: BotCall, chat: Chat, thread_id: int, name: str, emoji: str | None) -> bool:

@@ -22,7 +22,7 @@ from tgfake.errors import TelegramError, bad_request
 from tgfake.params import Params, to_integer
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 
 @bot_method("setUserEmojiStatus")

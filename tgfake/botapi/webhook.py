@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
 from tgfake.botapi.bot import read_allowed_updates
+from tgfake.botapi.context import Described
 from tgfake.botapi.registry import bot_method
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
-from tgfake.stand import Described
 from tgfake.webhooks import (
     DEFAULT_MAX_CONNECTIONS,
     MAX_CERTIFICATE_BYTES,
@@ -24,7 +24,7 @@ from tgfake.webhooks import (
 )
 
 if TYPE_CHECKING:
-    from tgfake.stand import BotCall
+    from tgfake.botapi.context import BotCall
 
 IP_ADDRESS_BAD = "Bad Request: invalid IP address specified"
 

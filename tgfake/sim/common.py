@@ -6,15 +6,17 @@ import re
 from typing import TypeVar
 
 from aiohttp import web
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
 
 from tgfake.errors import SimError
 from tgfake.keys import stand_of
+from tgfake.models import MAX_WAIT, WaitSeconds
 from tgfake.params import parse_int
 from tgfake.wire import BodyUnreadable, read_capped
 from tgfake.world.bots import Bot
 
-__all__ = ["MAX_SIM_BODY", "bot_of", "query_float", "query_int", "read_body", "stand_of"]
+__all__ = ["MAX_SIM_BODY", "bot_of", "query_float", "query_int", "query_wait", "read_body", "stand_of"]
 
 MAX_SIM_BODY = 1 << 20
 M = TypeVar("M", bound=BaseModel)
@@ -52,8 +54,8 @@ def invalid(exc: ValidationError, what: str, body: bytes = b"") -> SimError:
     pydantic refuses an undecodable byte and a lone ``\\ud800`` escape (so neither is ever stored), naming
     the byte or escape; the answer says what the Bot API says of the same text.
     """
-    first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"])
+    first = _telling(exc.errors())
+    where = ".".join(str(part) for part in first["loc"] if not _branch(part))
     reason = first["msg"]
     if first["type"] == "json_invalid" and _about_encoding(reason, body):
         reason = NOT_UTF8
@@ -62,6 +64,22 @@ def invalid(exc: ValidationError, what: str, body: bytes = b"") -> SimError:
 
 
 NOT_UTF8 = "strings must be encoded in UTF-8"
+
+
+def _branch(part: int | str) -> bool:
+    """Whether a part of an error's location names a branch of a union (``constrained-int``), not a field."""
+    return isinstance(part, str) and (part in ("int", "str") or part.startswith(("constrained-", "function-")))
+
+
+def _telling(errors: list[ErrorDetails]) -> ErrorDetails:
+    """The complaint to answer: the first, unless it is one branch of a union refusing a value of another type
+    (``user: 2**64`` is no string), when the branch of the value's own type tells what is wrong with it."""
+    first = errors[0]
+    if not any(_branch(part) for part in first["loc"]):
+        return first
+    field = [part for part in first["loc"] if not _branch(part)]
+    same = (e for e in errors if [part for part in e["loc"] if not _branch(part)] == field)
+    return next((e for e in same if not e["type"].endswith("_type")), first)
 
 
 def _about_encoding(reason: str, body: bytes) -> bool:
@@ -86,6 +104,19 @@ def query_int(request: web.Request, name: str, default: int = 0) -> int:
     if value is None:
         raise SimError(400, f"{name} must be an integer")
     return value
+
+
+_WAIT = TypeAdapter(WaitSeconds)
+
+
+def query_wait(request: web.Request, default: float, name: str = "timeout") -> float:
+    """How long a GET may hold (``?timeout=``, seconds, an ``s`` suffix allowed): the bound every sim wait has
+    (:data:`~tgfake.models.WaitSeconds`, as ``/sim/pay``'s body field); NaN, infinities, negatives and more
+    than 60 are refused with a 400 naming the parameter."""
+    try:
+        return _WAIT.validate_python(query_float(request, name, default))
+    except ValidationError:
+        raise SimError(400, f"{name} must be between 0 and {MAX_WAIT:g} seconds") from None
 
 
 def query_float(request: web.Request, name: str, default: float) -> float:

@@ -8,7 +8,7 @@ from aiohttp import web
 
 from tgfake.drafts import DraftError
 from tgfake.errors import SimError
-from tgfake.models import ChatId, Int64, SimBody
+from tgfake.models import BotRef, ChatId, Int64, SimBody
 from tgfake.sim import answers
 from tgfake.sim.common import bot_of, read_body, stand_of
 from tgfake.sim.openapi import BOT, CHAT_ID, documented, path
@@ -23,7 +23,7 @@ class DraftStopIn(SimBody):
 
     draft_id: Int64 = 0
     chat_id: ChatId = 0
-    bot: str | int = ""
+    bot: BotRef = ""
 
 
 @routes.post("/sim/draft/stop")

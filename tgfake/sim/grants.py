@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from tgfake.models import SimBody
+from tgfake.models import BotRef, SimBody, UserId
 from tgfake.sim import answers
 from tgfake.sim.common import read_body, stand_of
 from tgfake.sim.openapi import documented
@@ -20,8 +20,8 @@ routes = web.RouteTableDef()
 class EmojiStatusAccessIn(SimBody):
     """Who allows (``user_id`` / ``username``) which bot (``bot``: token, id or username; the default bot)."""
 
-    bot: str | int = ""
-    user_id: int = 0
+    bot: BotRef = ""
+    user_id: UserId = 0
     username: str = ""
     first_name: str = ""
     allowed: bool = True

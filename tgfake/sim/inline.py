@@ -7,16 +7,14 @@ import asyncio
 from aiohttp import web
 
 from tgfake.errors import SimError
-from tgfake.models import InlineIn, InlineModeIn, InlinePickIn
+from tgfake.models import MAX_WAIT, InlineIn, InlineModeIn, InlinePickIn
 from tgfake.sim import answers
-from tgfake.sim.common import query_float, query_int, read_body, stand_of
+from tgfake.sim.common import query_int, query_wait, read_body, stand_of
 from tgfake.sim.openapi import BOT, documented, path, query
 from tgfake.wire import sim_json
 from tgfake.world import inline
 
 routes = web.RouteTableDef()
-
-MAX_WAIT = 60.0
 
 
 @routes.post("/sim/inline")
@@ -33,7 +31,13 @@ async def ask(request: web.Request) -> web.Response:
         query("inline_query_id", "The query (else the newest of the bot and person)"),
         BOT,
         query("user_id", "The person who typed it", "integer"),
-        query("timeout", "Seconds to hold until the bot answers (at most 60)", "number"),
+        query(
+            "timeout",
+            "Seconds to hold until the bot answers (none: answer at once)",
+            "number",
+            minimum=0,
+            maximum=MAX_WAIT,
+        ),
     ),
     errors=(404,),
 )
@@ -43,7 +47,7 @@ async def results(request: web.Request) -> web.Response:
     With ``?timeout=`` seconds the request is held until the query is answered (or the time is up).
     """
     stand = stand_of(request)
-    timeout = min(max(query_float(request, "timeout", 0.0), 0.0), MAX_WAIT)
+    timeout = query_wait(request, 0.0)
     qid = request.query.get("inline_query_id", "")
     bot_ref = request.query.get("bot", "")
     bot_id = stand.find_bot(bot_ref).id if bot_ref else 0

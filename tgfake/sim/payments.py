@@ -6,10 +6,13 @@ invoice (the newest in the chat when no ``message_id`` is given).
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from aiohttp import web
 from pydantic import Field
 
 from tgfake.action_models import TargetIn
+from tgfake.models import WaitSeconds
 from tgfake.sim import answers
 from tgfake.sim.common import read_body, stand_of
 from tgfake.sim.openapi import documented
@@ -33,8 +36,8 @@ class PayIn(TargetIn):
     email: str = ""
     shipping_address: dict[str, str] = Field(default_factory=dict)
     shipping_option_id: str = ""
-    tip: int = 0
-    timeout: float = 10.0
+    tip: Annotated[int, Field(ge=0, lt=1 << 63)] = 0  # in the currency's smallest units, as td's int64
+    timeout: WaitSeconds = 10.0
 
 
 @routes.post("/sim/pay")
@@ -58,5 +61,5 @@ async def pay(request: web.Request) -> web.Response:
         shipping_option_id=body.shipping_option_id,
         tip=body.tip,
     )
-    outcome = await checkout.pay(stand, bot, person, chat, invoice, order, max(body.timeout, 0.0))
+    outcome = await checkout.pay(stand, bot, person, chat, invoice, order, body.timeout)
     return sim_json(outcome)

@@ -8,8 +8,8 @@ from aiohttp import web
 
 from tgfake.errors import SimError
 from tgfake.sim import answers
-from tgfake.sim.common import bot_of, query_float, query_int, stand_of
-from tgfake.sim.inspect import MAX_WAIT, TIMEOUT
+from tgfake.sim.common import bot_of, query_int, query_wait, stand_of
+from tgfake.sim.inspect import TIMEOUT
 from tgfake.sim.openapi import BOT, documented, query
 from tgfake.wire import sim_json
 from tgfake.world.bots import Bot
@@ -39,9 +39,7 @@ async def wait(request: web.Request) -> web.Response:
     attempts = query_int(request, "attempts")
     if (delivered > 0) == (attempts > 0):
         raise SimError(400, "give exactly one of delivered or attempts (a positive count)")
-    timeout = query_float(request, "timeout", 5.0)
-    if not 0 <= timeout <= MAX_WAIT:
-        raise SimError(400, f"timeout must be between 0 and {MAX_WAIT:g} seconds")
+    timeout = query_wait(request, 5.0)
     stand = stand_of(request)
     bot = bot_of(request)
     ok_only, count = (True, delivered) if delivered else (False, attempts)

@@ -7,6 +7,7 @@ refuse an empty text, add the entities the server detects, count the length.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,6 +42,8 @@ PARSERS: dict[str, Callable[[str], tuple[str, list[Entity]]]] = {
     "markdown": parse_markdown,
 }
 UserJson = Callable[[int], dict[str, Any]]
+MEMO_CHARS = 2048  # formatted texts up to this long are memoised (see format_text)
+MEMO_SIZE = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +80,21 @@ def format_text(
 
     ``allow_empty`` is for captions and drafts (a text that is empty after parsing is fine); ``limit`` is the
     code-point limit counted on the result (0: none), refused with ``too_long``.
+
+    A pure function of its arguments, so a formatted text (``parse_mode`` or ``entities``) of up to
+    ``MEMO_CHARS`` characters is kept in a bounded memo: bots send the same menus and templates again and again,
+    and the parse, the checks and the detection were most of such a send. The result is shared (it is frozen and
+    nothing downstream changes its entities); refusals are not kept (they raise again). Plain text is not kept:
+    it is cheap, and it is what varies.
     """
+    if (parse_mode or entities_json) and len(text) <= MEMO_CHARS:
+        return _memo(text, parse_mode, entities_json, allow_empty, limit, too_long)
+    return _format(text, parse_mode, entities_json, allow_empty, limit, too_long)
+
+
+def _format(
+    text: str, parse_mode: str, entities_json: str | None, allow_empty: bool, limit: int, too_long: str
+) -> FormattedText:
     if not _utf8_ok(text):
         raise bad_request(errors.STRINGS_NOT_UTF8)
     if len(text) > MAX_RAW_BYTES // 4 and len(text.encode("utf-8")) > MAX_RAW_BYTES:
@@ -105,6 +122,9 @@ def format_text(
     if limit and len(text) > limit:
         raise bad_request(too_long)
     return FormattedText(text, tuple(limit_user_entities(fixed) if fixed else ()))
+
+
+_memo = functools.lru_cache(maxsize=MEMO_SIZE)(_format)
 
 
 def plain_entities(text: str) -> list[Entity]:

@@ -23,6 +23,9 @@ _BAD_PATH_END = ".:;,('?!`"
 _ALNUM_ = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _DIGIT = re.compile("[0-9]")
+_CARD_RUN = re.compile("[0-9][0-9 -]{12,}")
+"""What any card number needs: 13 digits or more in a run of digits, spaces and dashes (bank_cards finds none
+without one, so most texts skip its scan)."""
 _LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -47,7 +50,9 @@ def _word(c: str) -> bool:
 
 
 def _hashtag_letter(c: str) -> bool:
-    return c in "_\u200c\u00b7" or "\u0d80" <= c <= "\u0dff" or _cat(c) in ("L", "D")
+    if c in _ALNUM_:
+        return True
+    return c in "\u200c\u00b7" or "\u0d80" <= c <= "\u0dff" or _cat(c) in ("L", "D")
 
 
 def _lower(text: str) -> str:
@@ -562,7 +567,7 @@ def _find(text: str, skip_bot_commands: bool, phones: bool) -> list[Entity]:
         found += [(b, e, "hashtag") for b, e in hashtags(text)]
     if "$" in text:
         found += [(b, e, "cashtag") for b, e in cashtags(text)]
-    if _DIGIT.search(text):
+    if _CARD_RUN.search(text):
         found += [(b, e, "bank_card_number") for b, e in bank_cards(text)]
     if phones and "+" in text:
         found += [(b, e, "phone_number") for b, e in phone_numbers(text)]

@@ -55,6 +55,8 @@ _TILL_SPACE_OR_GT = re.compile(rb"[^ \t\r\n\x00\x0b>]*")
 _SPACES = re.compile(rb"[ \t\r\n\x0b]*")  # TDLib skips blanks but stops at NUL
 _ATTR_NAME = re.compile(rb"[^ \t\r\n\x00\x0b=>/\"']*")
 _TOKEN = re.compile(rb"[a-zA-Z0-9.\-]*")
+_QUOTED = {ord('"'): re.compile(rb'[^"\x00&]*'), ord("'"): re.compile(rb"[^'\x00&]*")}
+"""A quoted attribute value's run of plain bytes: up to its quote, a NUL (TDLib's end of input) or an ``&``."""
 
 
 def _skip(pattern: re.Pattern[bytes], data: bytes, pos: int) -> int:
@@ -181,15 +183,20 @@ def parse_html(text: str) -> tuple[str, list[Entity]]:
                     quote = data[i]
                     i += 1
                     raw = bytearray()
-                    while at(i) != quote and at(i) != 0:
-                        if data[i] == 38:
-                            code, after = _entity(data, i)
-                            if code:
-                                raw += _char(code)
-                                i = after
-                                continue
-                        raw.append(data[i])
-                        i += 1
+                    run = _QUOTED[quote]
+                    while True:  # up to the closing quote, a NUL or the end: runs copied whole, references decoded
+                        end = run.match(data, i).end()  # type: ignore[union-attr]  # matches the empty run too
+                        raw += data[i:end]
+                        i = end
+                        if at(i) != 38:
+                            break
+                        code, after = _entity(data, i)
+                        if code:
+                            raw += _char(code)
+                            i = after
+                        else:
+                            raw.append(38)
+                            i += 1
                     if at(i) == quote:
                         i += 1
                     value = raw.decode("utf-8", "surrogatepass")

@@ -11,30 +11,30 @@ import copy
 import re
 from typing import TYPE_CHECKING, Any
 
-from tgfake import reply_keyboards
 from tgfake.action_models import EditIn, ForwardIn, PollIn, ReactIn, ReplyButtonIn, ShareIn, TargetIn, VoteIn
+from tgfake.chats import Chat, StoredMessage, origin_of
 from tgfake.content import Media
 from tgfake.errors import SimError
-from tgfake.extras import ORIGIN, origin_of, reaction_counts
-from tgfake.world import polls, visibility
+from tgfake.extras import ORIGIN, reaction_counts
+from tgfake.world import keyboards, polls, rooms, visibility
 from tgfake.world.groups import account_ref
 from tgfake.world.people import DEFAULT_USER_ID
+from tgfake.world.person import inject, person_chat
 
 if TYPE_CHECKING:
-    from tgfake.chats import Chat, StoredMessage
-    from tgfake.reply_keyboards import ReplyButton
-    from tgfake.stand import Stand
+    from tgfake.markup import ReplyButton
     from tgfake.world.people import User
+    from tgfake.world.telegram import Telegram
 
 
-def press_reply_button(stand: Stand, body: ReplyButtonIn) -> tuple[int, int]:
+def press_reply_button(stand: Telegram, body: ReplyButtonIn) -> tuple[int, int]:
     """The person presses ``label`` on their current reply keyboard; returns (message id, update id)."""
     if not body.label.strip():
         raise SimError(400, "label is required")
     bot = stand.find_bot(body.bot)
     person = stand.person(body.user_id, body.username, body.first_name, name_from_username=True)
-    chat = stand.person_chat(body, person, bot)
-    shown = reply_keyboards.current(chat, person.id)
+    chat = person_chat(stand, body, person, bot)
+    shown = keyboards.current(chat, person.id)
     if shown is None:
         raise SimError(404, f"{person.handle} has no reply keyboard in chat {chat.id}")
     if shown.hidden:
@@ -51,13 +51,13 @@ def press_reply_button(stand: Stand, body: ReplyButtonIn) -> tuple[int, int]:
     shared = _shared(stand, chat, person, button, body)
     # In a group a personal keyboard's press answers the message that showed it, as clients send it.
     reply_to = shown.message_id if chat.type != "private" and shown.markup.selective else None
-    reply_keyboards.pressed(chat, person.id, shown)
+    keyboards.pressed(chat, person.id, shown)
     if shared is None:
-        return stand.inject(body, button.text, reply_to=reply_to)
-    return stand.inject(body, "", media=shared, reply_to=reply_to)
+        return inject(stand, body, button.text, reply_to=reply_to)
+    return inject(stand, body, "", media=shared, reply_to=reply_to)
 
 
-def _shared(stand: Stand, chat: Chat, person: User, button: ReplyButton, body: ReplyButtonIn) -> Media | None:
+def _shared(stand: Telegram, chat: Chat, person: User, button: ReplyButton, body: ReplyButtonIn) -> Media | None:
     """What the button's message carries instead of text (None: a text button)."""
     kind = button.kind
     if kind == "text":
@@ -100,7 +100,7 @@ def check_location(latitude: float, longitude: float) -> None:
         raise SimError(400, "latitude is -90..90 and longitude -180..180")
 
 
-def new_poll(stand: Stand, poll: PollIn, poll_type: str) -> dict[str, Any]:
+def new_poll(stand: Telegram, poll: PollIn, poll_type: str) -> dict[str, Any]:
     """The poll a person makes, with no votes yet (2-12 options, as a Telegram client allows)."""
     if poll_type not in ("regular", "quiz"):
         raise SimError(400, f"poll type {poll_type!r} is regular or quiz")
@@ -121,7 +121,7 @@ def new_poll(stand: Stand, poll: PollIn, poll_type: str) -> dict[str, Any]:
     )
 
 
-def _users_shared(stand: Stand, button: ReplyButton, body: ReplyButtonIn) -> dict[str, Any]:
+def _users_shared(stand: Telegram, button: ReplyButton, body: ReplyButtonIn) -> dict[str, Any]:
     opts = button.options
     if not body.users:
         raise SimError(400, f"[{button.text}] shares users: give users (ids or names)")
@@ -146,7 +146,7 @@ def _users_shared(stand: Stand, button: ReplyButton, body: ReplyButtonIn) -> dic
     return {"request_id": opts["request_id"], "users": users}
 
 
-def _chat_shared(stand: Stand, button: ReplyButton, body: ReplyButtonIn) -> dict[str, Any]:
+def _chat_shared(stand: Telegram, button: ReplyButton, body: ReplyButtonIn) -> dict[str, Any]:
     opts = button.options
     chat = stand.world.chats.get(body.chat) if body.chat else None
     if chat is None:
@@ -174,7 +174,7 @@ LIVE_FOREVER = 0x7FFFFFFF
 MAX_REACTIONS = 3  # a Premium account's; others choose one
 
 
-def share(stand: Stand, body: ShareIn) -> tuple[int, int]:
+def share(stand: Telegram, body: ShareIn) -> tuple[int, int]:
     """``POST /sim/share``: a location, venue, contact, dice or poll message; returns (message id, update id)."""
     given = [name for name in ("location", "venue", "contact", "dice", "poll") if getattr(body, name) is not None]
     if len(given) != 1:
@@ -183,7 +183,7 @@ def share(stand: Stand, body: ShareIn) -> tuple[int, int]:
     if kind == "poll":
         assert body.poll is not None
         poll = new_poll(stand, body.poll, body.poll.type or "regular")
-        return stand.inject(body, "", media=Media("poll", fields=poll))
+        return inject(stand, body, "", media=Media("poll", fields=poll))
     raw = dict(getattr(body, kind))
     fields: dict[str, Any]
     if kind == "location":
@@ -202,7 +202,7 @@ def share(stand: Stand, body: ShareIn) -> tuple[int, int]:
         fields = {k: v for k, v in raw.items() if k in keep}
     else:
         fields = _dice(raw)
-    return stand.inject(body, "", media=Media(kind, fields=fields))
+    return inject(stand, body, "", media=Media(kind, fields=fields))
 
 
 def _location(raw: Any, *, live: bool) -> dict[str, Any]:
@@ -237,7 +237,7 @@ def _dice(raw: dict[str, Any]) -> dict[str, Any]:
     return {"emoji": emoji, "value": value}
 
 
-def _target(stand: Stand, body: TargetIn) -> tuple[Chat, StoredMessage, User]:
+def _target(stand: Telegram, body: TargetIn) -> tuple[Chat, StoredMessage, User]:
     """The live message a person acts on, in their private chat with ``bot`` or in the group ``chat_id``."""
     bot = stand.find_bot(body.bot)
     person = stand.person(body.user_id, body.username, body.first_name, name_from_username=True)
@@ -253,13 +253,13 @@ def _target(stand: Stand, body: TargetIn) -> tuple[Chat, StoredMessage, User]:
     return chat, msg, person
 
 
-def vote(stand: Stand, body: VoteIn) -> dict[str, Any]:
+def vote(stand: Telegram, body: VoteIn) -> dict[str, Any]:
     """The person votes (or, with no options, retracts) in the poll of a message: :func:`polls.vote`."""
     _, msg, person = _target(stand, body)
     return polls.vote(stand, msg, person, body.options)
 
 
-def edit(stand: Stand, body: EditIn) -> dict[str, Any]:
+def edit(stand: Telegram, body: EditIn) -> dict[str, Any]:
     """The person edits their own message (text, or a media message's caption); the bots that saw it get the edit."""
     chat, msg, person = _target(stand, body)
     if msg.sender is None or msg.sender.id != person.id:
@@ -274,7 +274,7 @@ def edit(stand: Stand, body: EditIn) -> dict[str, Any]:
         msg.text = body.text
     msg.entities = command_entities(body.text)
     msg.edit_date = stand.unix_now()
-    got = stand.deliver(chat, msg, edited=True)
+    got = rooms.deliver(stand, chat, msg, edited=True)
     return {"message_id": msg.message_id, "updates": {str(k): v for k, v in got.items()}}
 
 
@@ -283,7 +283,7 @@ def command_entities(text: str) -> list[dict[str, Any]]:
     return [{"type": "bot_command", "offset": 0, "length": len(m.group())}] if m else []
 
 
-def delete(stand: Stand, body: TargetIn) -> None:
+def delete(stand: Telegram, body: TargetIn) -> None:
     """The person deletes a message: their own, any in a private chat (for both sides, as Telegram lets them), or
     any in a group they administer. Telegram tells no bot."""
     chat, msg, person = _target(stand, body)
@@ -294,7 +294,7 @@ def delete(stand: Stand, body: TargetIn) -> None:
     msg.deleted = True
 
 
-def react(stand: Stand, body: ReactIn) -> dict[str, Any]:
+def react(stand: Telegram, body: ReactIn) -> dict[str, Any]:
     """The person sets their reactions on a message; who hears of it is :func:`visibility.reaction_recipients`.
 
     A named reaction is ``message_reaction`` (old and new reactions); a channel's reactions are anonymous, so its
@@ -326,7 +326,7 @@ def react(stand: Stand, body: ReactIn) -> dict[str, Any]:
     return {"message_id": msg.message_id, "updates": got}
 
 
-def forward(stand: Stand, body: ForwardIn) -> tuple[int, int]:
+def forward(stand: Telegram, body: ForwardIn) -> tuple[int, int]:
     """The person forwards a message into the chat: a stored one (its content, its origin), or one from outside."""
     if body.from_chat_id or body.message_id:
         bot = stand.find_bot(body.bot)
@@ -342,13 +342,13 @@ def forward(stand: Stand, body: ForwardIn) -> tuple[int, int]:
             media = Media(media.kind, media.file, copy.deepcopy(media.fields), spoiler=media.spoiler)
         # The text keeps its formatting, as the bot's forward does (with a mention the entities are found anew).
         entities = None if body.mention else copy.deepcopy(source.entities)
-        return stand.inject(body, text, media=media, extra={ORIGIN: origin}, entities=entities)
+        return inject(stand, body, text, media=media, extra={ORIGIN: origin}, entities=entities)
     if body.origin is None or not body.text.strip():
         raise SimError(400, "give from_chat_id and message_id, or text and origin")
-    return stand.inject(body, body.text, extra={ORIGIN: _outside_origin(stand, body.origin)})
+    return inject(stand, body, body.text, extra={ORIGIN: _outside_origin(stand, body.origin)})
 
 
-def _outside_origin(stand: Stand, origin: dict[str, Any]) -> dict[str, Any]:
+def _outside_origin(stand: Telegram, origin: dict[str, Any]) -> dict[str, Any]:
     kind = origin.get("type")
     date = origin.get("date") if isinstance(origin.get("date"), int) else stand.unix_now()
     if kind == "user":

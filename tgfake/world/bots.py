@@ -16,6 +16,7 @@ from typing import Any
 from tgfake import errors
 from tgfake.errors import TelegramError
 from tgfake.menus import MenuButtons
+from tgfake.params import to_integer
 from tgfake.webhooks import Webhook
 from tgfake.world.people import User
 from tgfake.world.settings import DEFAULT_SCOPE, BotSettings
@@ -51,6 +52,25 @@ def token_bot_id(token: str) -> int | None:
         return None
     value = int(head)
     return value or None
+
+
+MAX_TOKEN_LENGTH = 80
+BOT_ID_LIMIT = 1 << 54
+
+
+def check_token_shape(token: str) -> None:
+    """Telegram's look at a token before any bot is looked up (telegram-bot-api ``ClientManager::send``), in its
+    order: a token that starts with ``0``, is longer than 80, holds a ``/`` or no ``:`` is ``401 Unauthorized:
+    invalid token specified``; a bot id that is not an integer as ``td::to_integer_safe`` reads one is ``421
+    Misdirected Request: unallowed token specified``; one outside 1..2^54-1 is the 401 again."""
+    if not token or token[0] == "0" or len(token) > MAX_TOKEN_LENGTH or "/" in token or ":" not in token:
+        raise TelegramError(401, errors.INVALID_TOKEN)
+    head = token.partition(":")[0]
+    bot_id = to_integer(head)
+    if str(bot_id) != head:  # to_integer_safe: the integer must read back as exactly the text
+        raise TelegramError(421, errors.UNALLOWED_TOKEN)
+    if not 0 < bot_id < BOT_ID_LIMIT:
+        raise TelegramError(401, errors.INVALID_TOKEN)
 
 
 @dataclass(slots=True)

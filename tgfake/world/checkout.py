@@ -17,9 +17,9 @@ from tgfake.world.payments import STARS, Answer, Charge, Invoice
 
 if TYPE_CHECKING:
     from tgfake.chats import Chat
-    from tgfake.stand import Stand
     from tgfake.world.bots import Bot
     from tgfake.world.people import User
+    from tgfake.world.telegram import Telegram
 
 LINK_PREFIX = "https://t.me/$"
 DEFAULT_ADDRESS = {
@@ -44,7 +44,7 @@ class Order:
     tip: int = 0
 
 
-def find_invoice(stand: Stand, bot: Bot, chat_id: int, message_id: int, link: str) -> tuple[Chat, Invoice]:
+def find_invoice(stand: Telegram, bot: Bot, chat_id: int, message_id: int, link: str) -> tuple[Chat, Invoice]:
     """The invoice the person pays: by link (paid in their private chat with its bot), else a message in a chat."""
     payments = stand.world.payments
     if link:
@@ -83,7 +83,7 @@ def order_info(invoice: Invoice, person: User, order: Order) -> dict[str, Any] |
 
 
 async def ask(
-    stand: Stand, bot: Bot, waiting: dict[str, Answer], kind: str, payload: dict[str, Any], timeout: float
+    stand: Telegram, bot: Bot, waiting: dict[str, Answer], kind: str, payload: dict[str, Any], timeout: float
 ) -> Answer | None:
     """Queue one query for the bot and wait for its answer; None when it does not come in time."""
     query_id = stand.world.payments.query_id()
@@ -95,25 +95,29 @@ async def ask(
         waiting.pop(query_id, None)
 
 
-def notice(stand: Stand, chat: Chat, text: str) -> None:
+def notice(stand: Telegram, chat: Chat, text: str) -> None:
     """What the payment form told the person (the chat view lists it under ``payment_notices``)."""
     stand.world.payments.notices.setdefault(chat.id, []).append({"text": text})
 
 
 async def pay(
-    stand: Stand, bot: Bot, person: User, chat: Chat, invoice: Invoice, order: Order, timeout: float
+    stand: Telegram, bot: Bot, person: User, chat: Chat, invoice: Invoice, order: Order, timeout: float
 ) -> dict[str, Any]:
     """Run the whole payment; the outcome's ``status``: ``paid``, ``shipping_refused``, ``declined`` or ``timeout``."""
     payments = stand.world.payments
     owner = stand.bots[invoice.bot_id]
     if order.tip and invoice.currency == STARS:
         raise SimError(400, "a Stars invoice takes no tip")
+    shipped_goods = invoice.is_flexible and invoice.currency != STARS
+    if order.shipping_option_id and not shipped_goods:
+        kind = "a Stars invoice" if invoice.currency == STARS else "an invoice without is_flexible"
+        raise SimError(400, f"{kind} takes no shipping_option_id (there is no shipping query)")
     if order.tip < 0 or order.tip > invoice.max_tip_amount:
         raise SimError(400, f"tip must be 0..{invoice.max_tip_amount} (the invoice's max_tip_amount)")
     info = order_info(invoice, person, order)
     total = invoice.total + order.tip
     option_id = ""
-    if invoice.is_flexible and invoice.currency != STARS:
+    if shipped_goods:
         address = (info or {}).get("shipping_address", DEFAULT_ADDRESS)
         shipped = await ask(
             stand,
@@ -155,7 +159,7 @@ async def pay(
 
 
 def settle(
-    stand: Stand,
+    stand: Telegram,
     bot: Bot,
     person: User,
     chat: Chat,
@@ -203,7 +207,7 @@ def settle(
     }
 
 
-def _transaction(stand: Stand, bot: Bot, charge: Charge, person: User, signed: int) -> None:
+def _transaction(stand: Telegram, bot: Bot, charge: Charge, person: User, signed: int) -> None:
     """A Star transaction of the bot: incoming (``source``) for a payment, outgoing (``receiver``) for a refund."""
     partner = {"type": "user", "transaction_type": "invoice_payment", "user": person.json()}
     if charge.payload:
@@ -213,7 +217,7 @@ def _transaction(stand: Stand, bot: Bot, charge: Charge, person: User, signed: i
     stand.world.payments.record(bot.id, signed, entry)
 
 
-def refund(stand: Stand, bot: Bot, charge: Charge) -> None:
+def refund(stand: Telegram, bot: Bot, charge: Charge) -> None:
     """refundStarPayment: the Stars leave the bot's balance and a refunded_payment message appears."""
     person = stand.world.users.get(charge.user_id)
     chat = stand.chat_of(bot, charge.chat_id)

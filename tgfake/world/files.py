@@ -1,7 +1,7 @@
 """The person's files: one of every kind, an album of them, and the photos and audios on their profile.
 
 A file the person sends is checked as a client's upload is (empty, too big, a photo that is no image, a field
-the kind has no use for), read as a bot's upload is read (:func:`tgfake.botapi.media.describe`: image sizes by
+the kind has no use for), read as a bot's upload is read (:func:`tgfake.media.describe`: image sizes by
 Pillow, durations and tags by mutagen, the rest as stated), kept in the one file store and posted as a
 :class:`~tgfake.content.Media` message, so the bot gets the JSON the bot's own sends get and may getFile it.
 Every check runs before anything is stored: a refusal stores no file and sends no message. Plain state, no aiohttp.
@@ -14,18 +14,17 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from tgfake.botapi.media import describe
-from tgfake.chats import StoredFile
-from tgfake.content import CAPTIONED, FILE_KINDS, Media
+from tgfake.content import CAPTIONED, FILE_KINDS, Media, StoredFile
 from tgfake.errors import SimError, TelegramError
 from tgfake.filestore import PERSON_MAX_DOCUMENT, PERSON_MAX_PHOTO, default_name, mint
-from tgfake.media import MAX_CAPTION_LENGTH, image_size, picture_size
+from tgfake.media import MAX_CAPTION_LENGTH, describe, image_size, picture_size
 from tgfake.text import FormattedText, format_text
+from tgfake.world.person import inject, person_chat
 
 if TYPE_CHECKING:
     from tgfake.chats import Chat
     from tgfake.models import AlbumIn, FileIn, FilePartIn, MediaFieldsIn, ProfileAudioIn, SenderFields
-    from tgfake.stand import Stand
+    from tgfake.world.telegram import Telegram
 
 STATED = ("duration", "width", "height", "length", "performer", "title", "emoji")
 """The fields a client may state with a file (``MediaFieldsIn``)."""
@@ -67,7 +66,7 @@ class CheckedFile:
     known: StoredFile | None = None  # a file the stand holds, sent again by its id (kept as it is, no new id)
 
 
-def resent(stand: Stand, kind: str, file_id: str) -> StoredFile:
+def resent(stand: Telegram, kind: str, file_id: str) -> StoredFile:
     """The file a person sends again by ``file_id``: one the stand holds, of the kind it is sent as."""
     known = stand.world.files.get(file_id.strip())
     if known is None:
@@ -133,7 +132,7 @@ def _formatted(fields: MediaFieldsIn, mention: bool) -> FormattedText | None:
         raise SimError(400, "caption_entities: " + exc.description.removeprefix("Bad Request: ")) from None
 
 
-def _entities(stand: Stand, checked: CheckedFile) -> tuple[str, list[dict[str, Any]] | None]:
+def _entities(stand: Telegram, checked: CheckedFile) -> tuple[str, list[dict[str, Any]] | None]:
     """The caption and its entities as the message keeps them (a text_mention names the person the stand knows)."""
     if checked.formatted is None:
         return checked.caption, None
@@ -145,20 +144,20 @@ def _entities(stand: Stand, checked: CheckedFile) -> tuple[str, list[dict[str, A
     return checked.formatted.text, checked.formatted.entities_json(user)
 
 
-def store(stand: Stand, checked: CheckedFile) -> Media:
+def store(stand: Telegram, checked: CheckedFile) -> Media:
     """Keep the file in the one store (the next ``file_N``) as a message's content; a file sent again is the same."""
     if checked.known is not None:
         return Media(checked.kind, checked.known)
     return Media(checked.kind, mint(stand, checked.kind, checked.name, checked.data, *checked.size, checked.meta))
 
 
-def target(stand: Stand, body: SenderFields) -> Chat:
+def target(stand: Telegram, body: SenderFields) -> Chat:
     """The chat the person writes in, resolved (and refused: blocked, not a member) before anything is stored."""
     person = stand.person(body.user_id, body.username, body.first_name, name_from_username=True)
-    return stand.person_chat(body, person, stand.find_bot(body.bot))
+    return person_chat(stand, body, person, stand.find_bot(body.bot))
 
 
-def send_file(stand: Stand, body: FileIn, kind: str, name: str, data: bytes, file_id: str = "") -> dict[str, object]:
+def send_file(stand: Telegram, body: FileIn, kind: str, name: str, data: bytes, file_id: str = "") -> dict[str, object]:
     """The person sends one file (new bytes, or a file the stand holds by its ``file_id``); answers
     ``{"message_id", "update_id", "file_id"}``."""
     if file_id:
@@ -168,7 +167,7 @@ def send_file(stand: Stand, body: FileIn, kind: str, name: str, data: bytes, fil
     target(stand, body)
     media = store(stand, checked)
     caption, entities = _entities(stand, checked)
-    message_id, update_id = stand.inject(body, caption, media=media, entities=entities)
+    message_id, update_id = inject(stand, body, caption, media=media, entities=entities)
     assert media.file is not None
     return {"message_id": message_id, "update_id": update_id, "file_id": media.file.file_id}
 
@@ -187,7 +186,7 @@ def check_album(kinds: list[str]) -> None:
             raise SimError(400, f"{article(kind)} can't be in an album with {article(other)}: {kind}s go only together")
 
 
-def send_album(stand: Stand, body: AlbumIn, files: list[tuple[str, bytes]]) -> dict[str, object]:
+def send_album(stand: Telegram, body: AlbumIn, files: list[tuple[str, bytes]]) -> dict[str, object]:
     """The person sends an album: each item its own message, one ``media_group_id``, delivered in order.
 
     ``files`` are the items' names and bytes (decoded by the route; an item with a ``file_id`` is that file again).
@@ -207,14 +206,14 @@ def send_album(stand: Stand, body: AlbumIn, files: list[tuple[str, bytes]]) -> d
         assert media.file is not None
         item_body = body if i == 0 else body.model_copy(update={"mention": False})
         caption, entities = _entities(stand, one)
-        message_id, update_id = stand.inject(item_body, caption, media=media, media_group_id=group, entities=entities)
+        message_id, update_id = inject(stand, item_body, caption, media=media, media_group_id=group, entities=entities)
         sent.append({"message_id": message_id, "update_id": update_id, "file_id": media.file.file_id})
     return {"media_group_id": group, "messages": sent}
 
 
 # --- the profile ---------------------------------------------------------------------------------------------------
 def set_profile(
-    stand: Stand,
+    stand: Telegram,
     user_id: int,
     photos: list[tuple[FilePartIn, bytes]] | None,
     audios: list[tuple[ProfileAudioIn, bytes]] | None,
@@ -258,7 +257,7 @@ def _checked(
     fields: MediaFieldsIn,
     *,
     mention: bool = False,
-    stand: Stand | None = None,
+    stand: Telegram | None = None,
     file_id: str = "",
 ) -> CheckedFile:
     """:func:`check_file` (or :func:`check_resent` for a ``file_id``), its refusal naming which file of the request

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tgfake.bounds import CHANNEL_ID_BASE, TOPIC_COLORS
 from tgfake.chats import Chat, InviteLink, JoinRequest, Topic
 from tgfake.errors import SimError
 from tgfake.world.members import (
@@ -27,22 +28,24 @@ from tgfake.world.membership import post_service, set_member
 from tgfake.world.people import DEFAULT_USER_ID, User, capitalized, user_id_for
 
 if TYPE_CHECKING:
-    from tgfake.stand import Stand
     from tgfake.world.bots import Bot
+    from tgfake.world.telegram import Telegram
 
 CHAT_TYPES = ("group", "supergroup", "channel")
-SUPERGROUP_ID_BASE = -1000000000000
-TOPIC_COLORS = (0x6FB9F0, 0xFFD67E, 0xCB86DB, 0x8EEE98, 0xFF93B2, 0xFB6F5F)
 
 
-def person_ref(stand: Stand, ref: str | int) -> User:
-    """A person by id or by name (``bob``: a stable id, remembered with that username)."""
+def person_ref(stand: Telegram, ref: str | int) -> User:
+    """A person by id or by name (``bob``: a stable id, remembered with that username). ``@name`` names a bot
+    (:func:`account_ref`), never a person: ``404 no bot @name``, or a 400 when that bot exists."""
     if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isascii() and ref.strip().isdigit()):
         uid = int(ref)
         if uid <= 0:
             raise SimError(400, f"user id {uid} must be positive")
         return stand.world.users.get(uid) or stand.person(uid, "", "", name_from_username=False)
-    name = ref.strip().lstrip("@")
+    name = ref.strip()
+    if name.startswith("@"):
+        bot = _bot_named(stand, name)
+        raise SimError(400, f"@{bot.username} is a bot, not a person")
     if not name:
         raise SimError(400, "a person needs a name or an id")
     uid = user_id_for(name)
@@ -52,26 +55,37 @@ def person_ref(stand: Stand, ref: str | int) -> User:
     return stand.person(uid, name.lower(), capitalized(name.lower()), name_from_username=True)
 
 
-def account_ref(stand: Stand, ref: str | int) -> User:
-    """A bot (by id or @username, when it is one of the stand's bots) or else a person."""
+def account_ref(stand: Telegram, ref: str | int) -> User:
+    """A bot (by id, or by username: ``@helper_bot`` names only a bot that exists) or else a person."""
     for bot in stand.bots.values():
         if ref == bot.id or (isinstance(ref, str) and ref.strip().lstrip("@").lower() == bot.username.lower()):
             return bot.user
         if isinstance(ref, str) and ref.strip().isdigit() and int(ref) == bot.id:
             return bot.user
+    if isinstance(ref, str) and ref.strip().startswith("@"):
+        return _bot_named(stand, ref.strip()).user
     return person_ref(stand, ref)
 
 
-def chat_ref(stand: Stand, chat_id: int) -> Chat:
+def _bot_named(stand: Telegram, name: str) -> Bot:
+    """The stand's bot with the username ``@name``; ``404 no bot @name`` when there is none."""
+    wanted = name.removeprefix("@").lower()
+    bot = next((b for b in stand.bots.values() if b.username.lower() == wanted), None)
+    if bot is None:
+        raise SimError(404, f"no bot {name}")
+    return bot
+
+
+def chat_ref(stand: Telegram, chat_id: int) -> Chat:
     chat = stand.world.chats.get(chat_id)
     if chat is None:
         raise SimError(404, f"chat {chat_id} not found (create it with POST /sim/chats)")
     return chat
 
 
-def next_chat_id(stand: Stand, chat_type: str) -> int:
+def next_chat_id(stand: Telegram, chat_type: str) -> int:
     """Fresh ids in Telegram's shapes: ``-N`` for groups, ``-100…`` for supergroups and channels."""
-    base = -1 if chat_type == "group" else SUPERGROUP_ID_BASE - 1
+    base = -1 if chat_type == "group" else CHANNEL_ID_BASE - 1
     taken = set(stand.world.chats)
     cid = base - len(taken)
     while cid in taken:
@@ -80,7 +94,7 @@ def next_chat_id(stand: Stand, chat_type: str) -> int:
 
 
 def create_chat(
-    stand: Stand,
+    stand: Telegram,
     chat_type: str,
     title: str,
     *,
@@ -115,6 +129,8 @@ def create_chat(
         raise SimError(400, "a basic group has no username: make it a supergroup")
     linked = _discussion_partner(stand, chat_type, linked_chat_id) if linked_chat_id else None
     owner = person_ref(stand, creator)
+    joining = [account_ref(stand, ref) for ref in members or []]  # every name resolved before the chat exists
+    promoted = [account_ref(stand, ref) for ref in admins or []]
     chat = Chat(
         id=chat_id or next_chat_id(stand, chat_type),
         type=chat_type,
@@ -126,21 +142,38 @@ def create_chat(
     )
     if chat_type != "channel":
         chat.permissions = default_permissions()
+    _check_lineup(stand, chat, owner, joining, promoted)
     stand.world.chats[chat.id] = chat
     chat.members[owner.id] = Member(user=owner, status=CREATOR)
     created = {"group": "group_chat_created", "supergroup": "supergroup_chat_created"}.get(chat_type)
     if created is not None:
         post_service(stand, chat, owner, {created: True})
-    for ref in members or []:
-        add(stand, chat, account_ref(stand, ref), by=owner)
-    for ref in admins or []:
-        promote(stand, chat, account_ref(stand, ref), by=owner, joining=True)
+    for account in joining:
+        add(stand, chat, account, by=owner)
+    for account in promoted:
+        promote(stand, chat, account, by=owner, joining=True)
     if linked is not None:
         chat.linked_chat_id, linked.linked_chat_id = linked.id, chat.id
     return chat
 
 
-def _discussion_partner(stand: Stand, chat_type: str, linked_chat_id: int) -> Chat:
+def _check_lineup(stand: Telegram, chat: Chat, owner: User, joining: list[User], promoted: list[User]) -> None:
+    """The refusals :func:`add` and :func:`promote` would make, made before the chat exists: a chat refused for
+    who is in it (a name twice, the owner as a member, a bot where it can't be) leaves nothing behind."""
+    present = {owner.id}
+    for account in joining:
+        may_add(stand, chat, account)
+        if account.id in present:
+            raise SimError(409, f"{account.handle} is already in chat {chat.id}")
+        present.add(account.id)
+    for account in promoted:
+        if account.id == owner.id:
+            raise SimError(400, "the owner of a chat is already its administrator")
+        if account.id not in present:
+            may_join(stand, chat, account)
+
+
+def _discussion_partner(stand: Telegram, chat_type: str, linked_chat_id: int) -> Chat:
     """The chat a new one is linked to: a channel's discussion supergroup, or a supergroup's channel (one each)."""
     partner = stand.world.chats.get(linked_chat_id)
     if partner is None:
@@ -153,7 +186,7 @@ def _discussion_partner(stand: Stand, chat_type: str, linked_chat_id: int) -> Ch
     return partner
 
 
-def actor_in(stand: Stand, chat: Chat, by: str | int | None, right: str) -> User:
+def actor_in(stand: Telegram, chat: Chat, by: str | int | None, right: str) -> User:
     """Who acts (the owner when nobody is named), refused unless they hold ``right``."""
     if by in (None, "", 0):
         owner = next((m.user for m in chat.members.values() if m.status == CREATOR), None)
@@ -168,7 +201,7 @@ def actor_in(stand: Stand, chat: Chat, by: str | int | None, right: str) -> User
     return user
 
 
-def may_join(stand: Stand, chat: Chat, account: User) -> None:
+def may_join(stand: Telegram, chat: Chat, account: User) -> None:
     """A bot needs ``can_join_groups`` to be put in a group."""
     if account.is_bot:
         bot = stand.bots.get(account.id)
@@ -176,12 +209,17 @@ def may_join(stand: Stand, chat: Chat, account: User) -> None:
             raise SimError(400, f"@{bot.username} can't be added to groups (BotFather: can_join_groups off)")
 
 
-def add(stand: Stand, chat: Chat, account: User, *, by: User) -> Member:
-    """``by`` adds ``account`` (a person or a bot) as a member; a bot needs ``can_join_groups``. Telegram puts bots
-    in channels only as administrators (:func:`promote`)."""
+def may_add(stand: Telegram, chat: Chat, account: User) -> None:
+    """Whether ``account`` may be added as a member: a bot is in a channel only as its administrator."""
     if account.is_bot and chat.type == "channel":
         raise SimError(400, f"a bot is in a channel only as its administrator: promote @{account.handle} instead")
     may_join(stand, chat, account)
+
+
+def add(stand: Telegram, chat: Chat, account: User, *, by: User) -> Member:
+    """``by`` adds ``account`` (a person or a bot) as a member; a bot needs ``can_join_groups``. Telegram puts bots
+    in channels only as administrators (:func:`promote`)."""
+    may_add(stand, chat, account)
     current = chat.members.get(account.id)
     if current is not None and current.present:
         raise SimError(409, f"{account.handle} is already in chat {chat.id}")
@@ -190,7 +228,7 @@ def add(stand: Stand, chat: Chat, account: User, *, by: User) -> Member:
     return new
 
 
-def usable_link(stand: Stand, chat: Chat, value: str) -> InviteLink:
+def usable_link(stand: Telegram, chat: Chat, value: str) -> InviteLink:
     """The chat's invite link a person opens, if it still lets anyone in (Telegram's app says such a link is
     invalid or expired)."""
     link = chat.invite_links.get(value)
@@ -206,7 +244,7 @@ def usable_link(stand: Stand, chat: Chat, value: str) -> InviteLink:
 
 
 def join(
-    stand: Stand, chat: Chat, person: User, *, via_request: bool = False, link: InviteLink | None = None
+    stand: Telegram, chat: Chat, person: User, *, via_request: bool = False, link: InviteLink | None = None
 ) -> Member:
     """A person joins by themselves (a public chat, or ``link``: the chat_member update names it and it counts
     towards the link's member_limit); a chat that approves members queues a request instead."""
@@ -224,7 +262,7 @@ def join(
     return new
 
 
-def leave(stand: Stand, chat: Chat, account: User) -> None:
+def leave(stand: Telegram, chat: Chat, account: User) -> None:
     """An account leaves by itself (``left``); the owner cannot leave."""
     current = chat.members.get(account.id)
     if current is None or not current.present:
@@ -234,7 +272,7 @@ def leave(stand: Stand, chat: Chat, account: User) -> None:
     set_member(stand, chat, Member(user=account, status=LEFT), actor=account)
 
 
-def remove(stand: Stand, chat: Chat, account: User, *, by: User, ban: bool = True, until_date: int = 0) -> None:
+def remove(stand: Telegram, chat: Chat, account: User, *, by: User, ban: bool = True, until_date: int = 0) -> None:
     """``by`` removes ``account``: banned (``kicked``) unless ``ban`` is false (then only ``left``)."""
     current = chat.members.get(account.id)
     if current is not None and current.status == CREATOR:
@@ -244,7 +282,7 @@ def remove(stand: Stand, chat: Chat, account: User, *, by: User, ban: bool = Tru
 
 
 def promote(
-    stand: Stand,
+    stand: Telegram,
     chat: Chat,
     account: User,
     *,
@@ -276,7 +314,7 @@ def promote(
     return new
 
 
-def demote(stand: Stand, chat: Chat, account: User, *, by: User) -> Member:
+def demote(stand: Telegram, chat: Chat, account: User, *, by: User) -> Member:
     current = chat.members.get(account.id)
     if current is None or current.status != ADMINISTRATOR:
         raise SimError(409, f"{account.handle} is not an administrator of chat {chat.id}")
@@ -286,7 +324,7 @@ def demote(stand: Stand, chat: Chat, account: User, *, by: User) -> Member:
 
 
 def restrict(
-    stand: Stand, chat: Chat, account: User, *, by: User, permissions: dict[str, bool], until_date: int = 0
+    stand: Telegram, chat: Chat, account: User, *, by: User, permissions: dict[str, bool], until_date: int = 0
 ) -> Member:
     """``by`` restricts a member to ``permissions`` (the rest false) until ``until_date`` (0: forever)."""
     if chat.type != "supergroup":
@@ -304,7 +342,7 @@ def restrict(
     return new
 
 
-def request_join(stand: Stand, chat: Chat, person: User, bio: str = "", link: InviteLink | None = None) -> list[int]:
+def request_join(stand: Telegram, chat: Chat, person: User, bio: str = "", link: InviteLink | None = None) -> list[int]:
     """A person asks to join (by ``link``, one that creates join requests, or the chat's own approval setting);
     administrator bots with ``can_invite_users`` get ``chat_join_request``."""
     current = chat.members.get(person.id)
@@ -331,7 +369,7 @@ def request_join(stand: Stand, chat: Chat, person: User, bio: str = "", link: In
     return out
 
 
-def block(stand: Stand, bot: Bot, person: User, blocked: bool) -> int:
+def block(stand: Telegram, bot: Bot, person: User, blocked: bool) -> int:
     """The person blocks (or unblocks) the bot: ``my_chat_member`` kicked ↔ member in their private chat."""
     chat = stand.private_chat(bot, person)
     if chat.blocked == blocked:
@@ -348,7 +386,7 @@ def block(stand: Stand, bot: Bot, person: User, blocked: bool) -> int:
     return bot.push("my_chat_member", payload)
 
 
-def migrate(stand: Stand, chat: Chat, by: User) -> Chat:
+def migrate(stand: Telegram, chat: Chat, by: User) -> Chat:
     """A group becomes a supergroup: a new chat with the members, and the two migration messages."""
     if chat.type != "group":
         raise SimError(400, f"chat {chat.id} is a {chat.type}; only a group can become a supergroup")
@@ -363,7 +401,7 @@ def migrate(stand: Stand, chat: Chat, by: User) -> Chat:
     return sup
 
 
-def create_topic(stand: Stand, chat: Chat, name: str, by: User, icon_color: int = 0, emoji_id: str = "") -> Topic:
+def create_topic(stand: Telegram, chat: Chat, name: str, by: User, icon_color: int = 0, emoji_id: str = "") -> Topic:
     """A forum topic: its creation message's id becomes the topic's ``message_thread_id``."""
     if not chat.is_forum:
         raise SimError(400, f"chat {chat.id} is not a forum")

@@ -12,11 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tgfake.chats import Chat, StoredMessage
+from tgfake.world import rooms
 from tgfake.world.members import LEFT, Member
 from tgfake.world.people import User
 
 if TYPE_CHECKING:
-    from tgfake.stand import Stand
+    from tgfake.world.telegram import Telegram
 
 
 def updated_json(
@@ -36,7 +37,7 @@ def updated_json(
 
 
 def set_member(
-    stand: Stand,
+    stand: Telegram,
     chat: Chat,
     new: Member,
     *,
@@ -69,7 +70,9 @@ def set_member(
     return old
 
 
-def post_service(stand: Stand, chat: Chat, actor: User, service: dict[str, Any], thread_id: int = 0) -> StoredMessage:
+def post_service(
+    stand: Telegram, chat: Chat, actor: User, service: dict[str, Any], thread_id: int = 0
+) -> StoredMessage:
     """A service message in ``chat`` by ``actor``, delivered to every bot in it."""
     msg = chat.add(
         StoredMessage(
@@ -80,5 +83,5 @@ def post_service(stand: Stand, chat: Chat, actor: User, service: dict[str, Any],
             thread_id=thread_id,
         )
     )
-    stand.deliver(chat, msg)
+    rooms.deliver(stand, chat, msg)
     return msg

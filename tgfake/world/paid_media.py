@@ -16,18 +16,18 @@ from tgfake.world.payments import PaidOffer
 
 if TYPE_CHECKING:
     from tgfake.chats import Chat
-    from tgfake.stand import Stand
     from tgfake.world.people import User
+    from tgfake.world.telegram import Telegram
 
 
-def offer_in(stand: Stand, chat: Chat, message_id: int) -> PaidOffer | None:
+def offer_in(stand: Telegram, chat: Chat, message_id: int) -> PaidOffer | None:
     """The paid media offered by message ``message_id`` of ``chat``, if that message is one."""
     if chat.live(message_id) is None:
         return None
     return stand.world.payments.paid_media.get((chat.id, message_id))
 
 
-def buy(stand: Stand, person: User, chat: Chat, offer: PaidOffer) -> dict[str, Any]:
+def buy(stand: Telegram, person: User, chat: Chat, offer: PaidOffer) -> dict[str, Any]:
     """The purchase, once per person: the outcome shows the media as the person now sees it."""
     if person.id in offer.buyers:
         raise SimError(409, f"user {person.id} already bought message {offer.message_id}")

@@ -29,10 +29,11 @@ from cryptography.hazmat.primitives.serialization import load_pem_public_key
 from tgfake.content import Media
 from tgfake.errors import SimError
 from tgfake.filestore import mint
+from tgfake.world.person import inject
 
 if TYPE_CHECKING:
     from tgfake.action_models import PassportElementIn, PassportIn
-    from tgfake.stand import Stand
+    from tgfake.world.telegram import Telegram
 
 DATA = frozenset(("personal_details", "passport", "driver_license", "identity_card", "internal_passport", "address"))
 IDENTITY = frozenset(("passport", "driver_license", "identity_card", "internal_passport"))
@@ -100,7 +101,9 @@ def _file_bytes(where: str, raw: str) -> bytes:
     return data
 
 
-def _seal_file(stand: Stand, sealed: _Sealed, where: str, raw: str, date: int) -> tuple[dict[str, Any], dict[str, str]]:
+def _seal_file(
+    stand: Telegram, sealed: _Sealed, where: str, raw: str, date: int
+) -> tuple[dict[str, Any], dict[str, str]]:
     encrypted, digest, secret = encrypt(_file_bytes(where, raw))
     stored = mint(stand, "passport", "file.jpg", encrypted)
     sealed.hashes.append(digest)
@@ -142,7 +145,7 @@ def _check(item: PassportElementIn) -> None:
         raise SimError(400, f"the data of {_a(item.type)} element needs {', '.join(missing)} (strings)")
 
 
-def _seal(stand: Stand, item: PassportElementIn, date: int) -> _Sealed:
+def _seal(stand: Telegram, item: PassportElementIn, date: int) -> _Sealed:
     sealed = _Sealed(element={"type": item.type})
     if item.data is not None:
         encrypted, digest, secret = encrypt(json.dumps(item.data, ensure_ascii=False).encode())
@@ -178,7 +181,7 @@ def _public_key(pem: str) -> RSAPublicKey:
     return key
 
 
-def share(stand: Stand, body: PassportIn) -> tuple[int, int]:
+def share(stand: Telegram, body: PassportIn) -> tuple[int, int]:
     """``POST /sim/passport``: the person sends the bot the elements it asked for; returns (message id, update id)."""
     key = _public_key(body.public_key)
     if not body.nonce:
@@ -203,4 +206,4 @@ def share(stand: Stand, body: PassportIn) -> tuple[int, int]:
     )  # Telegram's choice
     credentials = {"data": _b64(encrypted), "hash": _b64(digest), "secret": _b64(key.encrypt(secret, oaep))}
     passport_data = {"data": [s.element for s in sealed], "credentials": credentials}
-    return stand.inject(body, "", media=Media("passport_data", fields=passport_data))
+    return inject(stand, body, "", media=Media("passport_data", fields=passport_data))

@@ -9,7 +9,6 @@ from typing import Any
 DEFAULT_USER_ID = 4242
 DEFAULT_USERNAME = "alice"
 DEFAULT_FIRST_NAME = "Alice"
-MAX_USER_ID = (1 << 52) - 1  # Telegram's user and bot ids fit in 52 bits (the Bot API docs' promise)
 
 
 @dataclass(slots=True)

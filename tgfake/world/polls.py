@@ -11,7 +11,6 @@ stand's clock. Transport-free.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tgfake.errors import SimError
@@ -19,28 +18,8 @@ from tgfake.world import visibility
 
 if TYPE_CHECKING:
     from tgfake.chats import StoredMessage
-    from tgfake.stand import Stand
     from tgfake.world.people import User
-
-POLL_ID_BASE = 5_000_000_000_000_000_000
-
-
-@dataclass(slots=True)
-class Polls:
-    """The world's polls beyond their JSON: votes by person, and the timed ones still to close."""
-
-    next_id: int = 0
-    votes: dict[str, dict[int, list[int]]] = field(default_factory=dict)  # poll id -> person id -> option indexes
-    closing: dict[str, tuple[int, StoredMessage]] = field(default_factory=dict)  # poll id -> (close date, message)
-
-    def mint_id(self) -> str:
-        self.next_id += 1
-        return str(POLL_ID_BASE + self.next_id)
-
-    def close_at(self, poll: dict[str, Any], msg: StoredMessage) -> None:
-        """Remember when a timed poll closes (its ``close_date``)."""
-        if poll.get("close_date") and not poll["is_closed"]:
-            self.closing[poll["id"]] = (int(poll["close_date"]), msg)
+    from tgfake.world.telegram import Telegram
 
 PollMedia = dict[str, Any] | None
 """A poll's, an explanation's or an option's medium as Client.cpp's ``JsonPollMedia`` writes it, or none."""
@@ -123,7 +102,7 @@ def poll_of(msg: StoredMessage) -> dict[str, Any] | None:
     return msg.media.fields if msg.media is not None and msg.media.kind == "poll" else None
 
 
-def copied(stand: Stand, poll: dict[str, Any]) -> dict[str, Any]:
+def copied(stand: Telegram, poll: dict[str, Any]) -> dict[str, Any]:
     """A copy of a poll (copyMessage): a new poll with the same question and options and no votes yet."""
     out = copy.deepcopy(poll)
     out["id"] = stand.world.polls.mint_id()
@@ -133,7 +112,7 @@ def copied(stand: Stand, poll: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def vote(stand: Stand, msg: StoredMessage, person: User, options: list[int]) -> dict[str, Any]:
+def vote(stand: Telegram, msg: StoredMessage, person: User, options: list[int]) -> dict[str, Any]:
     """The person chooses ``options`` (none: retracts); the counts change and the poll's bot hears of it.
 
     The bot that sent the poll gets ``poll_answer`` (not for an anonymous poll) and ``poll`` (the new counts); a
@@ -177,7 +156,7 @@ def vote(stand: Stand, msg: StoredMessage, person: User, options: list[int]) -> 
     return out
 
 
-def close(stand: Stand, msg: StoredMessage) -> dict[str, Any]:
+def close(stand: Telegram, msg: StoredMessage) -> dict[str, Any]:
     """Close the message's poll (stopPoll, or its time is up): the bot that sent it gets the final ``poll``."""
     poll = poll_of(msg)
     assert poll is not None
@@ -189,7 +168,7 @@ def close(stand: Stand, msg: StoredMessage) -> dict[str, Any]:
     return poll
 
 
-def close_due(stand: Stand) -> None:
+def close_due(stand: Telegram) -> None:
     """Close every timed poll whose ``close_date`` the stand's clock has reached (cheap when none is timed)."""
     closing = stand.world.polls.closing
     if not closing:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tgfake.chats import StoredFile
+from tgfake.content import StoredFile
 
 
 @dataclass(slots=True)

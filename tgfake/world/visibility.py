@@ -22,13 +22,13 @@ from tgfake.errors import TelegramError
 from tgfake.world.members import KICKED
 
 if TYPE_CHECKING:
-    from tgfake.stand import Stand
     from tgfake.world.bots import Bot
+    from tgfake.world.telegram import Telegram
 
 _LEADING_COMMAND = re.compile(r"/[A-Za-z0-9_]{1,64}(?:@([A-Za-z0-9_]{1,64}))?(?![A-Za-z0-9_@])")
 
 
-def recipients(stand: Stand, chat: Chat, msg: StoredMessage) -> list[tuple[Bot, str]]:
+def recipients(stand: Telegram, chat: Chat, msg: StoredMessage) -> list[tuple[Bot, str]]:
     """Each bot that gets this message, with the update kind it gets it as (``message`` or ``channel_post``)."""
     if chat.type == "private":
         bot = stand.bots.get(chat.bot_id)
@@ -96,7 +96,7 @@ def check_access(chat: Chat, bot: Bot, *, write: bool = True) -> None:
         raise TelegramError(403, errors.FORBIDDEN_NOT_MEMBER.format(kind=kind))
 
 
-def public_chat_id(stand: Stand, username: str) -> int:
+def public_chat_id(stand: Telegram, username: str) -> int:
     """The chat a bot names by ``@username`` (telegram-bot-api ``check_chat``, through ``searchPublicChat``).
 
     A public supergroup or channel, or another bot (a private chat with a bot). A person's username, like one
@@ -115,7 +115,7 @@ def public_chat_id(stand: Stand, username: str) -> int:
     return 0
 
 
-def reaction_recipients(stand: Stand, chat: Chat) -> list[Bot]:
+def reaction_recipients(stand: Telegram, chat: Chat) -> list[Bot]:
     """Who hears of a reaction: the bot of a private chat, the administrator bots of a group or channel.
 
     Whether each one gets it is its subscription's (``message_reaction`` and ``message_reaction_count`` are
@@ -132,7 +132,7 @@ def reaction_recipients(stand: Stand, chat: Chat) -> list[Bot]:
     return out
 
 
-def poll_owner(stand: Stand, msg: StoredMessage) -> Bot | None:
+def poll_owner(stand: Telegram, msg: StoredMessage) -> Bot | None:
     """The bot that hears of votes (``poll``, and ``poll_answer`` when not anonymous): the one that sent the poll.
 
     Telegram sends bots only updates about polls they sent, so a person's own poll reaches no bot.

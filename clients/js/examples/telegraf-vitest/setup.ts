@@ -1,0 +1,3 @@
+import { setupTgfake } from "tgfake/vitest";
+
+setupTgfake();
