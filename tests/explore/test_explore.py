@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -161,3 +162,26 @@ def test_aiogram_bugs_are_found_and_its_twin_is_clean(plant: str, found: list[st
         phases=phases,
     )
     assert sorted(f.kind for f in report.findings) == found
+
+
+def test_joining_a_group_shows_a_crash_on_a_message_without_text() -> None:
+    """The moderation bot of the issue: a filter reading message.text trips over the bot's own join message."""
+    report = run("crash", phases=("commands", "groups"))
+    assert report["actions"][-5:] == [  # type: ignore[index]
+        "the bot is made an administrator of a group",
+        "/start@tgfake_bot in a group",
+        "a mention in a group",
+        "bob leaves the group",
+        "bob joins the group",
+    ]
+    findings: list[dict[str, Any]] = report["findings"]  # type: ignore[assignment]
+    assert len(findings) == 1
+    crash = findings[0]
+    assert crash["kind"] == "crash"
+    assert crash["title"] == "KeyError: 'text' after the bot is made an administrator of a group"
+    assert crash["steps"] == [
+        {
+            "path": "/sim/chats",
+            "body": {"type": "group", "title": "Explore group", "members": ["bob"], "admins": ["@tgfake_bot"]},
+        }
+    ]
