@@ -185,3 +185,13 @@ def test_joining_a_group_shows_a_crash_on_a_message_without_text() -> None:
             "body": {"type": "group", "title": "Explore group", "members": ["bob"], "admins": ["@tgfake_bot"]},
         }
     ]
+
+
+def test_a_broadcast_that_keeps_sending_to_a_person_who_blocked_the_bot() -> None:
+    report = run("broadcast", phases=("commands", "faults"))
+    assert kinds(report) == ["blocked_not_handled"]
+    finding = report["findings"][0]  # type: ignore[index]
+    assert finding["title"] == "the bot kept sending to Carol after she blocked it (/stats)"
+    assert [c["description"] for c in finding["evidence"]["calls"]] == ["Forbidden: bot was blocked by the user"] * 2
+    assert {"path": "/sim/block", "body": {"user": 5201}} in finding["steps"]
+    assert run("announce", phases=("commands", "faults"))["findings"] == []  # its twin forgets Carol
