@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tgfake.explore import explore
+from tgfake.options import Options
 
 BOT = str(Path(__file__).parent / "bots" / "plain_bot.py")
 REPLY_TIME = 1.5
@@ -195,3 +196,23 @@ def test_a_broadcast_that_keeps_sending_to_a_person_who_blocked_the_bot() -> Non
     assert [c["description"] for c in finding["evidence"]["calls"]] == ["Forbidden: bot was blocked by the user"] * 2
     assert {"path": "/sim/block", "body": {"user": 5201}} in finding["steps"]
     assert run("announce", phases=("commands", "faults"))["findings"] == []  # its twin forgets Carol
+
+
+def test_flood_limits_on_a_burst_of_sends_is_flood() -> None:
+    """With the stand's flood limits, /about's two messages in a row to one private chat get a 429 (the bot waits
+    and sends again); the acts themselves never do: the stand's clock moves between them."""
+    report = explore(
+        [sys.executable, BOT],
+        reply_time=REPLY_TIME,
+        quiet=QUIET,
+        phases=("commands",),
+        options=Options(flood_control=True),
+    ).json()
+    assert kinds(report) == ["flood"]
+    (call,) = report["findings"][0]["evidence"]["calls"]
+    assert (call["method"], call["status"], call["description"]) == (
+        "sendMessage",
+        429,
+        "Too Many Requests: retry after 1",
+    )
+    assert report["findings"][0]["steps"] == [{"path": "/sim/message", "body": {"text": "/about", "user_id": 4242}}]

@@ -33,6 +33,10 @@ from tgfake.explore.sim import BotCall, Sim, SimCallError, Step
 DIGITS = re.compile(r"\d+")
 """Numbers in a message's text do not make a new state (a counter shown after each tap is one state)."""
 
+FLOOD_GAP = 3.1
+"""With flood limits on, the stand's clock moves this far before each act (over a group's 20 per minute pace), so
+a 429 shows sends of one act going over a limit, never the acts' own pace."""
+
 WAIT_SLICE = 1.0
 """Long waits are held in slices of this many seconds, so that a bot that died is noticed at once."""
 
@@ -334,6 +338,8 @@ class Explorer:
         wait: float | None = None,
     ) -> Outcome | None:
         """Do the action's steps, wait until the bot has handled them, then judge what it did."""
+        if self.settings.flood_limits:
+            self.sim.advance_clock(FLOOD_GAP)  # each act starts with the limits' windows free: no wait, no sleep
         since = self.sim.last_seq()
         offset = self.bot.output_size()
         delivered = self._delivered() if self.webhook else 0
