@@ -216,3 +216,25 @@ def test_flood_limits_on_a_burst_of_sends_is_flood() -> None:
         "Too Many Requests: retry after 1",
     )
     assert report["findings"][0]["steps"] == [{"path": "/sim/message", "body": {"text": "/about", "user_id": 4242}}]
+
+
+TELEBOT_KINDS = (*PLAIN_KINDS, "retry_after_ignored")
+
+
+@pytest.mark.parametrize(
+    ("plant", "phases", "found"),
+    [
+        ("", ("commands", "texts", "names", "contents", "buttons", "groups", "faults"), []),
+        (
+            ",".join(TELEBOT_KINDS),
+            ("commands", "texts", "names", "contents", "buttons", "faults"),
+            sorted(TELEBOT_KINDS),
+        ),
+        ("blocked_not_handled", ("commands", "faults"), ["blocked_not_handled"]),
+    ],
+    ids=["twin", "every-bug", "blocked_not_handled"],
+)
+def test_telebot_bugs_are_found_and_its_twin_is_clean(plant: str, phases: tuple[str, ...], found: list[str]) -> None:
+    """pyTelegramBotAPI logs a handler's exception in one line ('Polling exception: ...') and pauses its loop: the
+    line is the crash's evidence, and the next act waits for the loop to poll again."""
+    assert run_library("telebot_bot.py", plant, phases) == found

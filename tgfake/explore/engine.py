@@ -372,6 +372,9 @@ class Explorer:
             chat = action.chat_id
             want = lambda calls: any(judge.is_reply(c, chat) for c in calls)  # noqa: E731
         calls = self._settle(since, updates, delivered, want, wait or self.settings.reply_time)
+        if updates and not self.webhook and self.bot.alive() and not self.sim.wait_polling(0):
+            # a polling loop that paused (it backs off after an error): the next act waits until it polls again
+            self._sliced(time.monotonic() + FOLLOW_UP_GRACE, self.sim.wait_polling)
         outcome = Outcome(
             action=action,
             steps=list(action.path) + (recorded if recorded is not None else steps),
