@@ -1,4 +1,4 @@
-"""The shape of the house, read from the source: no circle of imports, no source file over 800 lines.
+"""The shape of the house, read from the source: no circle of imports, no Python file over 800 lines.
 
 The import graph of `tgfake` and `llmstub` is built with `ast` from every .py file, so a module never has to be
 imported (or its imports run) to be checked. An edge is any import that runs: at module level, inside a function
@@ -16,6 +16,7 @@ docs/architecture.md names the layers this graph must respect.
 from __future__ import annotations
 
 import ast
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -31,7 +32,14 @@ MAX_LINES = 800
 # Known circles and long files, allowed only while they are being taken apart; both lists end empty. A circle is
 # known by a module it passes through, a long file by its path.
 KNOWN_CIRCLES: frozenset[str] = frozenset()
-KNOWN_LONG_FILES: frozenset[str] = frozenset()
+KNOWN_LONG_FILES: frozenset[str] = frozenset(
+    {
+        "benchmarks/harness.py",  # 959 lines; the benchmarks' harness, being reworked on its own branch (speed)
+    }
+)
+# The length rule reads every Python file of the repository, not only the packages; these directories hold none of
+# ours (dependencies, caches, build output) and are not walked.
+NOT_OURS = frozenset({"node_modules", "__pycache__", "build", "dist", "site-packages"})
 
 
 @dataclass(frozen=True)
@@ -52,6 +60,16 @@ def module_files() -> dict[str, Path]:
                 parts.pop()
             modules[".".join(parts)] = path
     return modules
+
+
+def python_files() -> list[Path]:
+    """Every Python file of the repository (tgfake, llmstub, tests, tools, benchmarks, examples and any directory
+    added later), skipping hidden directories (.git, .venv...) and those in NOT_OURS."""
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(ROOT):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in NOT_OURS and not d.endswith(".egg-info"))
+        found.extend(Path(folder) / f for f in sorted(files) if f.endswith(".py"))
+    return found
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -260,10 +278,21 @@ def test_no_circular_imports() -> None:
     assert not gone, f"no circle passes through these now; take them off KNOWN_CIRCLES: {sorted(gone)}"
 
 
+def test_every_python_file_is_read_for_its_length() -> None:
+    """The walk reaches every directory of ours and none of the dependencies: a guard that the length rule is not
+    checking a half-empty list."""
+    files = {path.relative_to(ROOT).as_posix() for path in python_files()}
+    tops = {name.split("/")[0] for name in files}
+    assert {"tgfake", "llmstub", "tests", "tools", "benchmarks", "examples"} <= tops
+    assert {"tests/test_architecture.py", "tgfake/stand.py", "benchmarks/harness.py"} <= files
+    assert {path.relative_to(ROOT).as_posix() for path in module_files().values()} <= files
+    assert not [name for name in files if "node_modules" in name.split("/") or name.startswith(".")]
+
+
 def test_no_source_file_over_800_lines() -> None:
     long_files = {
-        str(path.relative_to(ROOT)): n
-        for path in module_files().values()
+        path.relative_to(ROOT).as_posix(): n
+        for path in python_files()
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     unexpected = {p: n for p, n in long_files.items() if p not in KNOWN_LONG_FILES}

@@ -13,8 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from tgfake.params import Params
+from tgfake.world import state
 from tgfake.world.bots import Bot
-from tgfake.world.state import FREEZE_EVERY, Call, dump
+from tgfake.world.state import Call, dump
 from tgfake.world.telegram import Telegram
 
 
@@ -39,7 +40,7 @@ class Outbox:
             retry_after=retry,
         )
         self.telegram.world.calls.append(call)
-        if call.seq % FREEZE_EVERY == 0:
+        if call.seq % state.FREEZE_EVERY == 0:
             gc.freeze()  # what is stored so far is long-lived: keep it out of every later collection
         for listener in self.call_listeners:
             listener(call)

@@ -10,9 +10,9 @@ import pytest
 
 from tests.conftest import Wire
 from tgfake import heap
-from tgfake import stand as stand_module
 from tgfake.chats import StoredMessage
-from tgfake.stand import Call
+from tgfake.world import state as state_module
+from tgfake.world.state import Call
 
 SENDS = 40
 FREEZE_EVERY = 16  # so SENDS calls make a long history here: frozen twice, and a reset that releases
@@ -40,7 +40,7 @@ def releases(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         seen.append(1)
         real()
 
-    monkeypatch.setattr(stand_module, "FREEZE_EVERY", FREEZE_EVERY)
+    monkeypatch.setattr(state_module, "FREEZE_EVERY", FREEZE_EVERY)
     monkeypatch.setattr(heap, "release", counted)
     return seen
 

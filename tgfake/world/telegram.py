@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING
 from tgfake.chats import Chat, type_for_id
 from tgfake.clock import Clock, OffsetClock, SystemClock
 from tgfake.options import Options
+from tgfake.world import state
 from tgfake.world.bots import Bot, Signal
 from tgfake.world.members import ADMINISTRATOR, Member, default_permissions, full_rights
 from tgfake.world.people import User
 from tgfake.world.registry import Registry
-from tgfake.world.state import FREEZE_EVERY, World
+from tgfake.world.state import World
 
 if TYPE_CHECKING:
     from tgfake.models import BotIn
@@ -164,7 +165,7 @@ class Telegram:
     def forget(self) -> bool:
         """A reset's part in the world: a new :class:`World`, and every bot's conversation forgotten; whether the
         old history was long enough to be frozen out of the collector's sight (its memory is then worth releasing)."""
-        frozen = len(self.world.calls) >= FREEZE_EVERY
+        frozen = len(self.world.calls) >= state.FREEZE_EVERY
         self.world = World()
         if frozen:
             gc.unfreeze()  # the old history is garbage now: let the collector see it again
