@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tgfake.explore import explore
+from tgfake.options import Options
 
 BOT = str(Path(__file__).parent / "bots" / "plain_bot.py")
 REPLY_TIME = 1.5
 """Short, since only a buggy bot ever waits it out: a correct one answers at once."""
+QUIET = 0.1
+"""These bots handle one update at a time, so the bot polling again (or the webhook answered) already means done:
+the quiet window after each act only has to catch nothing."""
 
 PLAIN_KINDS = (
     "crash",
@@ -28,7 +33,7 @@ PLAIN_KINDS = (
 
 def run(plant: str = "", mode: str = "polling", **kwargs: object) -> dict[str, object]:
     env = {"PLANT": plant, "MODE": mode}
-    report = explore([sys.executable, BOT], env=env, reply_time=REPLY_TIME, **kwargs)  # type: ignore[arg-type]
+    report = explore([sys.executable, BOT], env=env, reply_time=REPLY_TIME, quiet=QUIET, **kwargs)  # type: ignore[arg-type]
     answer = report.json()
     assert answer["mode"] == mode
     return answer
@@ -117,11 +122,9 @@ def test_the_budget_bounds_the_actions() -> None:
     assert report["stopped"] == "budget"
 
 
-PTB_BOT = str(Path(__file__).parent / "bots" / "ptb_bot.py")
-
-
-def run_ptb(plant: str, phases: tuple[str, ...]) -> list[str]:
-    report = explore([sys.executable, PTB_BOT], env={"PLANT": plant}, reply_time=REPLY_TIME, phases=phases)
+def run_library(bot: str, plant: str, phases: tuple[str, ...]) -> list[str]:
+    path = str(Path(__file__).parent / "bots" / bot)
+    report = explore([sys.executable, path], env={"PLANT": plant}, reply_time=REPLY_TIME, quiet=QUIET, phases=phases)
     return sorted(f.kind for f in report.findings)
 
 
@@ -140,4 +143,98 @@ def test_python_telegram_bot_bugs_are_found_and_its_twin_is_clean(
     plant: str, phases: tuple[str, ...], found: list[str]
 ) -> None:
     """The same kinds planted in a python-telegram-bot bot: its exceptions, its error handler, its retries."""
-    assert run_ptb(plant, phases) == found
+    assert run_library("ptb_bot.py", plant, phases) == found
+
+
+AIOGRAM_KINDS = (*PLAIN_KINDS, "retry_after_ignored", "blocked_not_handled")
+
+
+@pytest.mark.parametrize(
+    ("plant", "found"), [("", []), (",".join(AIOGRAM_KINDS), sorted(AIOGRAM_KINDS))], ids=["twin", "every-bug"]
+)
+def test_aiogram_bugs_are_found_and_its_twin_is_clean(plant: str, found: list[str]) -> None:
+    """aiogram handles each update as a task (it polls again before the handler ends): the quiet window counts.
+    Every planted bug at once (one bot start: importing aiogram is slow on a busy machine)."""
+    phases = ("commands", "texts", "names", "contents", "buttons", "faults")
+    report = explore(
+        [sys.executable, str(Path(__file__).parent / "bots" / "aiogram_bot.py")],
+        env={"PLANT": plant},
+        reply_time=REPLY_TIME,
+        phases=phases,
+    )
+    assert sorted(f.kind for f in report.findings) == found
+
+
+def test_joining_a_group_shows_a_crash_on_a_message_without_text() -> None:
+    """The moderation bot of the issue: a filter reading message.text trips over the bot's own join message."""
+    report = run("crash", phases=("commands", "groups"))
+    assert report["actions"][-5:] == [  # type: ignore[index]
+        "the bot is made an administrator of a group",
+        "/start@tgfake_bot in a group",
+        "a mention in a group",
+        "bob leaves the group",
+        "bob joins the group",
+    ]
+    findings: list[dict[str, Any]] = report["findings"]  # type: ignore[assignment]
+    assert len(findings) == 1
+    crash = findings[0]
+    assert crash["kind"] == "crash"
+    assert crash["title"] == "KeyError: 'text' after the bot is made an administrator of a group"
+    assert crash["steps"] == [
+        {
+            "path": "/sim/chats",
+            "body": {"type": "group", "title": "Explore group", "members": ["bob"], "admins": ["@tgfake_bot"]},
+        }
+    ]
+
+
+def test_a_broadcast_that_keeps_sending_to_a_person_who_blocked_the_bot() -> None:
+    report = run("broadcast", phases=("commands", "faults"))
+    assert kinds(report) == ["blocked_not_handled"]
+    finding = report["findings"][0]  # type: ignore[index]
+    assert finding["title"] == "the bot kept sending to Carol after she blocked it (/stats)"
+    assert [c["description"] for c in finding["evidence"]["calls"]] == ["Forbidden: bot was blocked by the user"] * 2
+    assert {"path": "/sim/block", "body": {"user": 5201}} in finding["steps"]
+    assert run("announce", phases=("commands", "faults"))["findings"] == []  # its twin forgets Carol
+
+
+def test_flood_limits_on_a_burst_of_sends_is_flood() -> None:
+    """With the stand's flood limits, /about's two messages in a row to one private chat get a 429 (the bot waits
+    and sends again); the acts themselves never do: the stand's clock moves between them."""
+    report = explore(
+        [sys.executable, BOT],
+        reply_time=REPLY_TIME,
+        quiet=QUIET,
+        phases=("commands",),
+        options=Options(flood_control=True),
+    ).json()
+    assert kinds(report) == ["flood"]
+    (call,) = report["findings"][0]["evidence"]["calls"]
+    assert (call["method"], call["status"], call["description"]) == (
+        "sendMessage",
+        429,
+        "Too Many Requests: retry after 1",
+    )
+    assert report["findings"][0]["steps"] == [{"path": "/sim/message", "body": {"text": "/about", "user_id": 4242}}]
+
+
+TELEBOT_KINDS = (*PLAIN_KINDS, "retry_after_ignored")
+
+
+@pytest.mark.parametrize(
+    ("plant", "phases", "found"),
+    [
+        ("", ("commands", "texts", "names", "contents", "buttons", "groups", "faults"), []),
+        (
+            ",".join(TELEBOT_KINDS),
+            ("commands", "texts", "names", "contents", "buttons", "faults"),
+            sorted(TELEBOT_KINDS),
+        ),
+        ("blocked_not_handled", ("commands", "faults"), ["blocked_not_handled"]),
+    ],
+    ids=["twin", "every-bug", "blocked_not_handled"],
+)
+def test_telebot_bugs_are_found_and_its_twin_is_clean(plant: str, phases: tuple[str, ...], found: list[str]) -> None:
+    """pyTelegramBotAPI logs a handler's exception in one line ('Polling exception: ...') and pauses its loop: the
+    line is the crash's evidence, and the next act waits for the loop to poll again."""
+    assert run_library("telebot_bot.py", plant, phases) == found

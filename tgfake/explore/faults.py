@@ -178,7 +178,8 @@ def forbidden_send(ex: Explorer) -> None:
 
 
 def blocked(ex: Explorer) -> None:
-    """Carol starts the bot and blocks it; alice then uses every command: nothing may go to Carol twice."""
+    """Carol starts the bot and blocks it; alice then uses every command, and once more each one that sent to
+    Carol: after a send refused because she blocked it, nothing may go to her again."""
     start = text_step("/start", CAROL)
     block = Step("/block", {"user": CAROL_ID})
     unblock = Step("/unblock", {"user": CAROL_ID})
@@ -194,7 +195,9 @@ def blocked(ex: Explorer) -> None:
     path = [start, block]
     carol = str(CAROL_ID)
     refused: list[BotCall] = []
-    for label in [*ex.coverage.commands]:
+    labels = [*ex.coverage.commands]
+    again: list[str] = []
+    for label in labels:
         if not ex.room():
             break
         action = Action(
@@ -214,6 +217,9 @@ def blocked(ex: Explorer) -> None:
                 calls=[refused[0], to_carol[0]],
             )
         refused += to_carol
+        if to_carol and label not in again:
+            again.append(label)
+            labels.append(label)  # the same command again: a bot that forgot Carol sends to her no more
         if to_carol and (not outcome.alive or judge.traceback_in(outcome.output)):
             ex.report(
                 "blocked_not_handled",

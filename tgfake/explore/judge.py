@@ -9,6 +9,8 @@ from tgfake import errors
 from tgfake.explore.sim import BotCall
 
 TRACEBACK = "Traceback (most recent call last)"
+LOGGED_EXCEPTION = re.compile(r"^.*(?:Infinity polling|Threaded polling|Polling) exception: (.+?)\"?$", re.MULTILINE)
+"""pyTelegramBotAPI's polling loop logs a handler's exception in one line (its traceback only at debug level)."""
 NODE_UNCAUGHT = re.compile(r"^(?:Uncaught |Unhandled )?\w*Error(?:: .*)?\n\s+at ", re.MULTILINE)
 
 REPLY_PREFIXES = ("send", "copymessage", "forwardmessage", "edit")
@@ -66,6 +68,9 @@ def traceback_in(output: str) -> str:
     match = NODE_UNCAUGHT.search(output)
     if match:
         return "\n".join(output[match.start() :].splitlines()[:20])
+    logged = LOGGED_EXCEPTION.search(output)
+    if logged:
+        return logged.group(0).strip()
     return ""
 
 
@@ -76,7 +81,8 @@ def exception_line(traceback: str) -> str:
         return ""
     if lines[0].startswith(TRACEBACK):
         return lines[-1].strip()
-    return lines[0].strip()
+    logged = LOGGED_EXCEPTION.search(lines[0])
+    return logged.group(1).strip() if logged else lines[0].strip()
 
 
 def raises(exception: str, call: BotCall) -> bool:

@@ -8,7 +8,9 @@ It handles updates one by one, and survives a 429 (waits retry_after), a 5xx and
     MODE                      webhook: take updates by a webhook on a loopback port instead of polling
     PLANT                     the bugs, comma-separated: crash, no_reply, unanswered_callback, dead_button,
                               markup_injection, not_modified, too_long, api_refused, retry_after_ignored,
-                              fault_not_recovered, blocked_not_handled
+                              fault_not_recovered, blocked_not_handled; broadcast: /stats also tells everyone,
+                              and goes on sending to a person who blocked the bot; announce: /stats tells everyone
+                              and forgets who blocked the bot (a correct broadcast)
 """
 
 from __future__ import annotations
@@ -104,7 +106,7 @@ def on_message(msg: dict[str, Any]) -> None:
             call("sendPhoto", chat_id=chat, photo="no-such-file-id")
         else:
             send(chat, f"{len(people)} people, {sum(counts.values())} taps.")
-        if "blocked_not_handled" in PLANTS:
+        if PLANTS & {"blocked_not_handled", "broadcast", "announce"}:
             broadcast("Someone asked for the stats.")
     elif command:
         send(chat, "I do not know that command.")
@@ -122,6 +124,8 @@ def broadcast(text: str) -> None:
         except ApiError as exc:
             if exc.code != 403 or "blocked_not_handled" in PLANTS:
                 raise
+            if "broadcast" not in PLANTS:  # the planted bug goes on sending to whoever blocked the bot
+                people.discard(person)
 
 
 def on_callback(query: dict[str, Any]) -> None:
