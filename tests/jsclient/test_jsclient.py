@@ -4,7 +4,7 @@ its generated types are the live
 stand's ``GET /sim/openapi.json`` (a stale copy fails the check, naming the line), the grammY and Telegraf suites
 (Vitest, two workers) and the node-telegram-bot-api suite (Jest) pass against the stand in polling and webhook mode,
 a failing test prints the bot's output, the transcript and the outbox, and ``npm pack``'s tarball installs into a
-fresh project that runs the grammY dialog test of docs/node.md, copied from the page.
+fresh project that runs the grammY dialog test of docs/testing-node.md, copied from the page.
 
 Every Node step runs as a subprocess with a deadline. Without Node or ``npm ci`` at the repository root these tests
 are skipped on a developer's machine and fail in CI (tests/requirements.py).
@@ -265,8 +265,8 @@ def test_a_failing_jest_test_shows_the_bots_output_the_transcript_and_the_outbox
 
 
 def docs_files(section: str) -> dict[str, str]:
-    """The files a docs/node.md section writes out: each fenced block after a line naming it (`` `bot.js` ...``)."""
-    text = (ROOT / "docs" / "node.md").read_text()
+    """The files a docs/testing-node.md section writes out: each fenced block after a line naming it (`` `bot.js` ...``)."""
+    text = (ROOT / "docs" / "testing-node.md").read_text()
     body = text.split(f"## {section}\n", 1)[1].split("\n## ", 1)[0]
     found = re.findall(r"^`([\w.]+)`[^\n]*\n\n```\w*\n(.*?)^```", body, re.MULTILINE | re.DOTALL)
     return dict(found)
