@@ -265,7 +265,8 @@ def test_a_failing_jest_test_shows_the_bots_output_the_transcript_and_the_outbox
 
 
 def docs_files(section: str) -> dict[str, str]:
-    """The files a docs/testing-node.md section writes out: each fenced block after a line naming it (`` `bot.js` ...``)."""
+    """The files a docs/testing-node.md section writes out: each fenced block after a line naming it
+    (`` `bot.js` ...``)."""
     text = (ROOT / "docs" / "testing-node.md").read_text()
     body = text.split(f"## {section}\n", 1)[1].split("\n## ", 1)[0]
     found = re.findall(r"^`([\w.]+)`[^\n]*\n\n```\w*\n(.*?)^```", body, re.MULTILINE | re.DOTALL)
