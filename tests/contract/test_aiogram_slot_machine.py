@@ -4,16 +4,14 @@ raised because the stand refused a call) fail the test."""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from aiogram import Dispatcher, F
 from aiogram.filters import CommandStart
 from aiogram.types import KeyboardButton, Message, ReplyKeyboardMarkup, ReplyKeyboardRemove
 
 from tests.conftest import Wire
+from tests.contract import aiogram_support
 from tests.contract.running import aiogram_bot, aiogram_polling
 
 SPIN = "🎰 Try it!"
@@ -22,25 +20,7 @@ JACKPOT = 64  # 🎰's highest value: three sevens
 COINS = 2
 
 
-class Complaints(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(f"{record.name}: {record.getMessage()}")
-
-
-@pytest.fixture(autouse=True)
-def complaints() -> Iterator[Complaints]:
-    handler = Complaints()
-    logger = logging.getLogger("aiogram")
-    logger.addHandler(handler)
-    try:
-        yield handler
-    finally:
-        logger.removeHandler(handler)
-    assert handler.lines == []
+complaints = aiogram_support.complaints  # the autouse fixture: a complaint logged fails every test here
 
 
 def slot_machine() -> tuple[Dispatcher, list[int]]:

@@ -28,7 +28,8 @@ from tgfake.explore.actions import (
     text_step,
 )
 from tgfake.explore.findings import Coverage, Finding, Report
-from tgfake.explore.sim import BotCall, Sim, SimCallError, Step
+from tgfake.explore.sim import BotCall, Sim, Step
+from tgfake.testing import SimAPIError
 
 DIGITS = re.compile(r"\d+")
 """Numbers in a message's text do not make a new state (a counter shown after each tap is one state)."""
@@ -356,7 +357,7 @@ class Explorer:
             done = Step(step.path, body)
             try:
                 answer = self.sim.do(done)
-            except SimCallError as exc:
+            except SimAPIError as exc:
                 refused.append(f"{exc.path}: {exc.status} {exc.message}")
                 answer = {}
             answers.append(answer if isinstance(answer, dict) else {})

@@ -15,18 +15,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from tgfake.testing import SimAPIError
+
 HTTP_SLACK = 5.0
 """How much longer than a server-held wait the HTTP request itself may take."""
-
-
-class SimCallError(Exception):
-    """A sim route answered a 4xx or 5xx (its ``{"error": ...}`` words kept)."""
-
-    def __init__(self, status: int, message: str, path: str) -> None:
-        super().__init__(f"{path}: {status} {message}")
-        self.status = status
-        self.message = message
-        self.path = path
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +102,7 @@ class Sim:
                 message = str(json.loads(raw).get("error", raw))
             except (ValueError, AttributeError):
                 message = raw
-            raise SimCallError(exc.code, message, path) from None
+            raise SimAPIError(exc.code, message, path) from None
         return json.loads(text) if text.strip() else {}
 
     def get(self, path: str, wait: float = 0.0, **query: Any) -> Any:
@@ -136,7 +128,7 @@ class Sim:
         """Hold on the stand until ``count`` calls (of ``method``) come after ``since``; [] at the deadline."""
         try:
             raw = self.get("/wait", wait=timeout, method=method, count=count, timeout=f"{timeout:.3f}", since=since)
-        except SimCallError as exc:
+        except SimAPIError as exc:
             if exc.status == 408:
                 return []
             raise
@@ -145,7 +137,7 @@ class Sim:
     def wait_polling(self, timeout: float) -> bool:
         try:
             self.get("/wait", wait=timeout, polling=1, timeout=f"{timeout:.3f}")
-        except SimCallError as exc:
+        except SimAPIError as exc:
             if exc.status == 408:
                 return False
             raise
@@ -154,7 +146,7 @@ class Sim:
     def wait_delivered(self, count: int, timeout: float) -> bool:
         try:
             self.get("/webhook/wait", wait=timeout, delivered=count, timeout=f"{timeout:.3f}")
-        except SimCallError as exc:
+        except SimAPIError as exc:
             if exc.status == 408:
                 return False
             raise
