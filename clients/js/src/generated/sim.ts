@@ -697,6 +697,7 @@ export interface Rule {
   repeat_last?: boolean;
   flag?: string[] | null;
   transcript?: string | null;
+  embedding?: number[] | null;
   finish_reason?: "stop" | "length" | "content_filter" | null;
   refusal?: string | null;
   fault?: Fault | null;
@@ -786,6 +787,7 @@ export interface StandState {
 /** One reply of a named sequence: an answer, tool calls, or a provider failure. */
 export interface Step {
   answer?: string | null;
+  pieces?: string[] | null;
   tool_calls?: StepToolCall[] | null;
   usage?: Usage | null;
   omit_usage?: boolean;
