@@ -14,6 +14,10 @@ test("a tap counts by editing the message", async () => {
   await tgfake.send("/start");
   const menu = await tgfake.expectReply("Tap to count.");
   await tgfake.tap("Count");
+  // A person taps again once the menu shows the first count (the bot edits after it answers the tap).
+  await tgfake.waitUntil(async () => (await tgfake.messages()).find((m) => m.messageId === menu.messageId && m.text === "Count: 1"), {
+    what: "the menu to read Count: 1",
+  });
   await tgfake.tap("Count");
   const edited = await tgfake.waitUntil(
     async () => (await tgfake.messages()).find((m) => m.messageId === menu.messageId && m.text === "Count: 2"),
