@@ -175,6 +175,7 @@ async def deliver(
     if config.secret_token:
         headers[SECRET_HEADER] = config.secret_token
     tls: ssl.SSLContext | bool = True
+    started = stand.now()
     try:
         tls = trusting(config.certificate) if config.certificate else True
     except ssl.SSLError as exc:  # the uploaded certificate is no certificate: Telegram's webhook never connects
@@ -190,6 +191,7 @@ async def deliver(
         url=config.url,
         status=status,
         error=error,
+        started=started,
     )
     if error:
         hook.fail(asyncio.get_running_loop().time(), stand.unix_now(), error, retry_after)
