@@ -138,6 +138,7 @@ class Run:
         self._listener = self.figures.call
         self._saved = (stand.options, stand.world.flood.burst)
         self.task: asyncio.Task[None] | None = None
+        self.outbox_from = self.outbox_to = 0  # the outbox's seqs after which and through which the run's calls are
 
     # --- control ------------------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -162,6 +163,7 @@ class Run:
         stand.options = dataclasses.replace(stand.options, flood_control=s.flood)
         stand.world.flood.burst = s.chat_burst
         stand.call_listeners.append(self._listener)
+        self.outbox_from = len(stand.world.calls)
         try:
             self._build()
             self.state = "running"
@@ -173,6 +175,7 @@ class Run:
         finally:
             if self._listener in stand.call_listeners:
                 stand.call_listeners.remove(self._listener)
+            self.outbox_to = len(stand.world.calls)
             stand.options = self._saved[0]
             stand.world.flood.burst = self._saved[1]
             if not self.offer_end:
@@ -314,9 +317,10 @@ class Run:
         elif kind == "join":
             self._join(person)
         elif kind == "leave":
-            gid = self.draw.choice(person.groups) if person.groups else 0
+            owned = [g for g in person.groups if stand.world.chats[g].members[person.uid].status != "creator"]
+            gid = self.draw.choice(owned) if owned else 0
             if not gid:
-                raise SimError(409, "in no group to leave")
+                raise SimError(409, "in no group they may leave")
             groups.leave(stand, groups.chat_ref(stand, gid), stand.world.users[person.uid])
             person.groups.remove(gid)
         elif kind == "block":
@@ -409,9 +413,21 @@ class Run:
                 "starved": self.acts.starved,
                 "refusals": dict(self.acts.refusals),
             },
+            "outbox": self._outbox(),
             "totals": self.figures.totals(elapsed),
             "seconds": self.figures.series(),
         }
+
+    def _outbox(self) -> dict[str, Any]:
+        """The run's span of the outbox and, counted there, the bot's calls in it (what the figures must match)."""
+        through = self.outbox_to or len(self.stand.world.calls)
+        mine = [c for c in self.stand.world.calls[self.outbox_from : through] if c.bot_id == self.bot.id]
+        by_method: dict[str, int] = {}
+        for c in mine:
+            by_method[c.method] = by_method.get(c.method, 0) + 1
+        too_many = sum(1 for c in mine if c.status == 429)
+        return {"after": self.outbox_from, "through": through, "calls": len(mine), "by_method": by_method,
+                "too_many": too_many}  # fmt: skip
 
 
 def bulk_groups(stand: Stand) -> list[int]:
