@@ -91,14 +91,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class Progress:
-    """One line on a terminal, rewritten each second."""
+    """One line on a terminal, rewritten each second; elsewhere (a log, a pipe) a line when the run's state changes."""
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.live = out.isatty()
+        self.state = ""
 
     def __call__(self, state: Mapping[str, Any]) -> None:
         if not self.live:
+            if state.get("state") != self.state:
+                self.state = str(state.get("state"))
+                self.out.write(f"load: {self.state}, {state.get('offered', 0)} updates offered\n")
+                self.out.flush()
             return
         last = state.get("last_second") or {}
         line = (

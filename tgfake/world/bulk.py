@@ -58,6 +58,11 @@ def build(
     if chat_type not in ("group", "supergroup"):
         raise SimError(400, f"chat_type must be group or supergroup, not {chat_type!r}")
     users = t.world.users
+    have = sum(1 for uid in users if uid > PERSON_ID_BASE) + people
+    if groups and members > have:  # refused before anything is built: nothing is left behind
+        raise SimError(400, f"groups of {members} members need that many people; the world has {have}")
+    if groups and members < 1:
+        raise SimError(400, "a group needs at least one member (its owner)")
     start = _next_free(users, PERSON_ID_BASE + 1)
     built = Built()
     for n in range(people):
@@ -68,10 +73,6 @@ def build(
         users[uid] = User(id=uid, first_name=name, last_name=f"N{uid - PERSON_ID_BASE}", username=f"u{uid}")
         built.people.append(uid)
     pool = [uid for uid in users if uid > PERSON_ID_BASE]
-    if groups and members > len(pool):
-        raise SimError(400, f"groups of {members} members need that many people; the world has {len(pool)}")
-    if groups and members < 1:
-        raise SimError(400, "a group needs at least one member (its owner)")
     draw = random.Random(seed)
     chats = t.world.chats
     base = CHANNEL_ID_BASE - GROUP_ID_BASE if chat_type == "supergroup" else -GROUP_ID_BASE
