@@ -142,6 +142,7 @@ def load(
     scenario: Scenario | Mapping[str, Any] | str | Path | None = None,
     webhook: bool = False,
     options: Options | None = None,
+    model: Any = None,
     env: dict[str, str] | None = None,
     cwd: str | None = None,
     progress: Callable[[Mapping[str, Any]], None] | None = None,
@@ -149,7 +150,8 @@ def load(
 ) -> LoadReport:
     """Run the bot that ``command`` starts under load and return the report (docs/load.md).
 
-    ``url`` is a stand's origin (else ``TGFAKE_URL``, else a stand started here with ``options``); without a
+    ``url`` is a stand's origin (else ``TGFAKE_URL``, else a stand started here with ``options`` and ``model``, the
+    scripted model an LLM bot talks to: an ``llmstub.Model``); without a
     ``command`` it is the origin of a session whose bot already takes updates. ``stop`` (set from another thread)
     and Ctrl-C end the run early, with the partial report. Raises :class:`LoadError` when the run cannot be made.
     """
@@ -167,7 +169,7 @@ def load(
         "seed": seed,
         "scenario": scenario_json(scenario),
     }
-    with _bot(command, url=url, options=options, env=env, cwd=cwd, webhook=webhook) as (sim, bot):
+    with _bot(command, url=url, options=options, model=model, env=env, cwd=cwd, webhook=webhook) as (sim, bot):
         return drive(sim, body, bot=bot, progress=progress, stop=stop)
 
 
@@ -177,6 +179,7 @@ def _bot(
     *,
     url: str | None,
     options: Options | None,
+    model: Any,
     env: dict[str, str] | None,
     cwd: str | None,
     webhook: bool,
@@ -189,7 +192,8 @@ def _bot(
         return
     extra = {**(env or {}), **(webhook_environment() if webhook else {})}
     try:
-        with bot_on_stand(command, url=url, options=options, env=extra, cwd=cwd, line=SimLine) as (sim, bot, hooked):
+        started = bot_on_stand(command, url=url, options=options, model=model, env=extra, cwd=cwd, line=SimLine)
+        with started as (sim, bot, hooked):
             if webhook and not hooked:
                 raise LoadError(f"the bot polls instead of setting a webhook; its output:\n{bot.output()}")
             if not webhook and hooked:
