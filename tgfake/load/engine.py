@@ -241,8 +241,7 @@ class Run:
             if now >= next_sample:
                 self._sample(cpu, now)
                 next_sample = now + 1.0
-            open_left = any(o.answerable and not o.counted for o in self.figures.offers.values())
-            if not open_left or now >= deadline or stand.closing:
+            if self.figures.answered >= self.figures.answerable or now >= deadline or stand.closing:
                 self._scan_webhook()
                 self._sample(cpu, stand.now())
                 return

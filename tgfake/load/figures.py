@@ -106,6 +106,7 @@ class Figures:
         self.latencies: list[float] = []
         self.delivered = 0
         self.answered = 0
+        self.answerable = 0
         self.webhook_deliveries = 0
         self.webhook_failures = 0
         self.webhook_retries = 0
@@ -125,6 +126,7 @@ class Figures:
         self.second(offer.at).offered += 1
         if not offer.answerable:
             return
+        self.answerable += 1
         if offer.query_id:
             self.by_query[offer.query_id] = offer.update_id
         else:
@@ -220,8 +222,6 @@ class Figures:
     # --- the report ---------------------------------------------------------------------------------------------
     def totals(self, elapsed: float) -> dict[str, Any]:
         offered = len(self.offers)
-        answerable = [o for o in self.offers.values() if o.answerable]
-        unanswered = sum(1 for o in answerable if not o.counted)
         ordered = sorted(self.latencies)
         span = max(elapsed, 1e-9)
         cpus = [s.cpu for s in self.seconds if s.rss_mb]
@@ -230,8 +230,8 @@ class Figures:
             "offered": offered,
             "delivered": self.delivered,
             "answered": self.answered,
-            "answerable": len(answerable),
-            "unanswered": unanswered,
+            "answerable": self.answerable,
+            "unanswered": self.answerable - self.answered,
             "rate": {
                 "offered": round(offered / span, 1),
                 "delivered": round(self.delivered / span, 1),

@@ -61,13 +61,14 @@ def chart(title: str, unit: str, series: Sequence[tuple[str, str, Sequence[float
     for k in range(6):
         i = round(span * k / 5)
         parts.append(f'<text x="{x(i):.1f}" y="{HEIGHT - 8}" text-anchor="middle">{i}s</text>')
-    for name, colour, values in series:
+    for n, (name, colour, values) in enumerate(series):
         if not values:
             continue
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
+        width = 1.6 + 2.2 * (len(series) - 1 - n) / max(len(series) - 1, 1)  # wider below: lines that meet both show
         parts.append(
-            f'<polyline fill="none" stroke="{colour}" stroke-width="1.8" points="{points}">'
-            f"<title>{html.escape(name)}</title></polyline>"
+            f'<polyline fill="none" stroke="{colour}" stroke-width="{width:.1f}" stroke-opacity="0.85" '
+            f'stroke-linejoin="round" points="{points}"><title>{html.escape(name)}</title></polyline>'
         )
     parts.append(f'<text x="{LEFT}" y="{TOP - 3}">{html.escape(unit)}</text></svg>')
     key = "".join(
