@@ -3,13 +3,16 @@
 Environment: TELEGRAM_API, BOT_TOKEN; BOT_MODE=webhook with WEBHOOK_URL, WEBHOOK_PORT and WEBHOOK_SECRET serves a
 webhook (max_connections 40), else it long-polls. SLEEP (seconds) makes it slow: it handles one update at a time
 and sleeps that long before answering. SENDS answers each message with that many messages at once, ignoring
-retry_after (a bot that does not respect Telegram's limits).
+retry_after (a bot that does not respect Telegram's limits). TIMINGS names a file where, on SIGTERM, it writes
+its sendMessage round trips (seconds, one a line, as it measured them): the benchmarks read them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import time
 from typing import Any
 
 import aiohttp
@@ -18,6 +21,8 @@ from aiohttp import web
 API = os.environ["TELEGRAM_API"].rstrip("/") + "/bot" + os.environ["BOT_TOKEN"]
 SLEEP = float(os.environ.get("SLEEP", "0") or 0)
 SENDS = int(os.environ.get("SENDS", "1") or 1)
+TIMINGS = os.environ.get("TIMINGS", "")
+ROUND_TRIPS: list[float] = []
 
 
 async def call(session: aiohttp.ClientSession, method: str, **params: Any) -> Any:
@@ -35,10 +40,14 @@ async def handle(session: aiohttp.ClientSession, update: dict[str, Any]) -> None
     message = update.get("message")
     if message and ("text" in message or "photo" in message):
         for _ in range(SENDS):
+            began = time.perf_counter()
             await call(session, "sendMessage", chat_id=message["chat"]["id"], text="ok")
+            if TIMINGS:
+                ROUND_TRIPS.append(time.perf_counter() - began)
 
 
 async def poll(session: aiohttp.ClientSession) -> None:
+    await call(session, "deleteWebhook")  # as the libraries do before they poll
     offset = 0
     while True:
         got = await call(session, "getUpdates", offset=offset, timeout=10)
@@ -76,7 +85,15 @@ async def serve(session: aiohttp.ClientSession) -> None:
     await asyncio.Event().wait()
 
 
+def write_timings() -> None:
+    with open(TIMINGS, "w", encoding="ascii") as out:
+        out.write("".join(f"{t:.6f}\n" for t in ROUND_TRIPS))
+    os._exit(0)
+
+
 async def main() -> None:
+    if TIMINGS:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, write_timings)
     connector = aiohttp.TCPConnector(limit=100)
     async with aiohttp.ClientSession(connector=connector) as session:
         await (serve(session) if os.environ.get("BOT_MODE") == "webhook" else poll(session))
