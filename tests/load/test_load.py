@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 import threading
 import urllib.request
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, cast
 
 import pytest
 
+import tgfake.load
 from tests.load.conftest import ANSWER_BOT, assert_consistent, outbox_calls
 from tgfake.load import LoadError, LoadReport, load
 from tgfake.load.run import webhook_environment
@@ -117,3 +118,18 @@ def test_a_stop_request_ends_the_run_with_its_partial_report(session: str) -> No
     assert report.raw["state"] == "done"
     assert 0 < report.raw["elapsed"] < 30
     assert_consistent(report)
+
+
+def test_a_budget_ends_the_run_at_that_many_updates(session: str) -> None:
+    report, calls = _loaded(session, {}, people=40, groups=0, rate=200, duration=30, budget=25, scenario={"think": 0})
+    assert_consistent(report, calls)
+    assert report.stopped == "budget"
+    assert report.offered == 25  # one update an act: the budget is met exactly
+    assert report.raw["elapsed"] < 5
+
+
+def test_the_package_is_the_function(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TGFAKE_URL", raising=False)
+    run = cast("Callable[..., LoadReport]", tgfake.load)  # tgfake.load(...) as written untyped
+    with pytest.raises(LoadError, match="give the bot's command, or the url of a session whose bot takes updates"):
+        run(duration=1)
