@@ -112,8 +112,8 @@ def run_load(origin: str, stand_pid: int, mode: str, rate: float, seconds: float
                 "scenario": SCENARIO}  # fmt: skip
         before = (cpu_seconds(stand_pid), cpu_seconds(bot.pid), time.monotonic())
         _request(f"{origin}/sim/load", "POST", body)
-        while _request(f"{origin}/sim/load")["state"] != "done":
-            time.sleep(0.5)  # the report is ready when the run is: nothing to wait on from another process
+        while _request(f"{origin}/sim/load?timeout=30", timeout=40)["state"] != "done":
+            pass  # held by the stand until the run ends
         after = (cpu_seconds(stand_pid), cpu_seconds(bot.pid), time.monotonic())
         report: dict[str, Any] = _request(f"{origin}/sim/load/report")
     trips = [float(line) for line in timings.read_text().split()] if timings.exists() else []

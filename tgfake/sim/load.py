@@ -16,8 +16,9 @@ from tgfake.errors import SimError
 from tgfake.load.engine import Run, Settings
 from tgfake.load.models import MAX_MEMBERSHIPS, WORLD_MEMBERSHIPS, BulkBuilt, BulkIn, LoadIn, LoadReport, LoadState
 from tgfake.load.scenario import ScenarioError, parse
-from tgfake.sim.common import read_body, stand_of
-from tgfake.sim.openapi import documented
+from tgfake.models import MAX_WAIT
+from tgfake.sim.common import query_wait, read_body, stand_of
+from tgfake.sim.openapi import documented, query
 from tgfake.stand import Stand
 from tgfake.wire import sim_json
 from tgfake.world import bulk
@@ -116,11 +117,22 @@ async def start(request: web.Request) -> web.Response:
     return sim_json(run.progress())
 
 
+DONE_WAIT = query(
+    "timeout", "Hold up to this many seconds for the run to end (an ``s`` suffix allowed; 0: answer at once)",
+    "number", minimum=0, maximum=MAX_WAIT,
+)  # fmt: skip
+
+
 @routes.get("/sim/load")
-@documented(LoadState, errors=(404,))
+@documented(LoadState, params=(DONE_WAIT,), errors=(400, 404))
 async def progress(request: web.Request) -> web.Response:
-    """The run's progress so far."""
-    return sim_json(_run(stand_of(request)).progress())
+    """The run's progress so far; with ``timeout``, once the run has ended or that many seconds have passed."""
+    run = _run(stand_of(request))
+    wait = query_wait(request, 0.0)
+    if wait > 0 and not run.done:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(run.wait(), wait)
+    return sim_json(run.progress())
 
 
 @routes.get("/sim/load/report")
