@@ -87,3 +87,20 @@ async def test_every_kind_of_act_reaches_the_bot_and_is_counted() -> None:
             assert n < blocked_at[sender], "a person wrote to the bot they had blocked"
     assert report["state"] == "done"
     assert stand.options.flood_control is False  # the session's options are back as they were
+
+
+async def test_a_reset_during_a_run_ends_it() -> None:
+    stand = Stand()
+    stop, seen = asyncio.Event(), list[dict[str, Any]]()
+    polling = asyncio.create_task(bot(stand, stop, seen))
+    await stand.wait_polling(5)
+    run = Run(stand, stand.bot_for_token(TOKEN), Settings(people=20, groups=2, members=5, rate=200, duration=30))
+    run.start()
+    while run.state != "running" or not run.figures.offers:
+        await stand.calls_signal.wait(1.0)  # the bot's calls: the crowd is acting
+    stand.reset()
+    await asyncio.wait_for(run.wait(), 10)
+    stop.set()
+    await polling
+    assert (run.state, run.stopped) == ("done", "reset")
+    assert run.report()["elapsed"] < 10

@@ -135,6 +135,7 @@ class Run:
         self.webhook_seen = 0
         self.photo_id = ""
         self.senders: dict[tuple[int, int], SenderFields] = {}
+        self.world = stand.world  # the world the crowd is built in (a reset makes a new one: the run stops)
         self._stop = asyncio.Event()
         self._listener = self.figures.call
         self._saved = (stand.options, stand.world.flood.burst)
@@ -186,6 +187,7 @@ class Run:
     def _build(self) -> None:
         s = self.settings
         began = time.perf_counter()
+        self.world = self.stand.world
         built = bulk.build(self.stand, self.bot, s.people, s.groups, s.members, bot_admin=s.bot_admin, seed=s.seed)
         member_of: dict[int, list[int]] = {}
         for gid, members in built.groups.items():
@@ -204,6 +206,9 @@ class Run:
         cpu = CpuMeter()
         next_sample = self.t0 + 1.0
         while not self._stop.is_set():
+            if stand.closing or stand.world is not self.world:  # the session ended, or a reset forgot the crowd
+                self.stop("stand closed" if stand.closing else "reset")
+                break
             now = stand.now()
             elapsed = now - self.t0
             if elapsed >= s.duration:
@@ -242,7 +247,8 @@ class Run:
             if now >= next_sample:
                 self._sample(cpu, now)
                 next_sample = now + 1.0
-            if self.figures.answered >= self.figures.answerable or now >= deadline or stand.closing:
+            ended = stand.closing or stand.world is not self.world
+            if self.figures.answered >= self.figures.answerable or now >= deadline or ended:
                 self._scan_webhook()
                 self._sample(cpu, stand.now())
                 return
