@@ -14,6 +14,7 @@ from tgfake import __version__
 from tgfake.app import create_app
 from tgfake.errors import SimError
 from tgfake.explore import command as explore_command
+from tgfake.load import command as load_command
 from tgfake.logging import call_logger
 from tgfake.record import cli as record_cli
 
@@ -184,10 +185,13 @@ async def _run(args: argparse.Namespace, model: Model | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run the command; returns the exit status (0 clean stop, --help, --version; 1 on any error).
 
-    ``tgfake explore ...`` is the explorer's own command (tgfake/explore/command.py, its own exit statuses)."""
+    ``tgfake explore ...`` is the explorer's own command (tgfake/explore/command.py, its own exit statuses), as
+    ``tgfake load ...`` is the load's (tgfake/load/command.py)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["explore"]:
         return explore_command.main(argv[1:])
+    if argv[:1] == ["load"]:
+        return load_command.main(argv[1:])
     if argv[:1] in (["record"], ["replay"]):
         return record_cli.main(argv)
     parser = build_parser()

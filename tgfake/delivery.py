@@ -1,4 +1,4 @@
-"""The webhook delivery worker: POSTs pending updates to the bot's webhook, one at a time, in order.
+"""The webhook delivery worker: POSTs pending updates to the bot's webhook, up to ``max_connections`` at once.
 
 One supervisor per stand (the root and each session: :class:`Deliveries`), run for the app's life through
 ``cleanup_ctx`` (:meth:`Deliveries.run`); a session's stops when the session ends. Each bot's worker waits
@@ -113,22 +113,120 @@ async def deliver_forever(stand: Stand, session: aiohttp.ClientSession) -> None:
 
 
 async def deliver_bot(stand: Stand, bot: Bot, session: aiohttp.ClientSession) -> None:
-    """Deliver the head of the bot's queue whenever its webhook is set and its retry is due, until close."""
-    loop = asyncio.get_running_loop()
+    """Deliver the bot's queue whenever its webhook is set, until close.
+
+    A healthy webhook gets up to ``max_connections`` POSTs at once, never two of one chat (its updates arrive in
+    order), as telegram-bot-api's WebhookActor sends them; each confirmed update leaves the queue. After a failure,
+    the update that failed is retried alone on its schedule (:meth:`Webhook.fail`) until it goes through.
+    """
     hook = bot.webhook
-    while not stand.closing:
-        config = hook.config
-        if config is None or not config.local or not bot.pending:  # the stand reaches only loopback hosts
-            await bot.updates_signal.wait(IDLE_WAIT)
+    flight = Flight()
+    try:
+        while not stand.closing:
+            config = hook.config
+            if config is None or not config.local or not bot.pending:  # the stand reaches only loopback hosts
+                await flight.wait(bot, IDLE_WAIT)
+                continue
+            if hook.failures and flight.tasks:  # a failure: the others in flight land first
+                await flight.wait(bot, IDLE_WAIT, updates=False)
+                continue
+            if hook.failures:
+                await _retry_head(stand, bot, session, config)
+                continue
+            flight.fill(stand, bot, session, config)
+            await flight.wait(bot, IDLE_WAIT)
+    finally:
+        flight.cancel()
+
+
+async def _retry_head(stand: Stand, bot: Bot, session: aiohttp.ClientSession, config: WebhookConfig) -> None:
+    """A failing webhook: the update that failed (``head``) alone, when its retry is due (or the next update,
+    whichever comes first); once it is gone (through, or forgotten by a reset) the schedule starts over."""
+    hook = bot.webhook
+    update = next((u for u in bot.pending if u["update_id"] == hook.head), None)
+    if update is None:
+        hook.failures, hook.retry_at = 0, 0.0
+        return
+    remaining = hook.retry_at - asyncio.get_running_loop().time()
+    if remaining > 0:
+        await bot.updates_signal.wait(remaining)
+        return
+    if await deliver(stand, bot, session, config, update, confirm=False):
+        _drop(bot, update)
+
+
+def queue_of(update: dict[str, Any]) -> int:
+    """The chat (else the person) an update is about: one POST at a time per such queue keeps its order."""
+    for key, value in update.items():
+        if key == "update_id" or not isinstance(value, dict):
             continue
-        update = bot.pending[0]
-        if update["update_id"] != hook.head:
-            hook.head, hook.failures, hook.retry_at = update["update_id"], 0, 0.0
-        remaining = hook.retry_at - loop.time()
-        if remaining > 0:
-            await bot.updates_signal.wait(remaining)
-            continue
-        await deliver(stand, bot, session, config, update)
+        for holder in (value, value.get("message")):
+            if isinstance(holder, dict) and isinstance(holder.get("chat"), dict):
+                return int(holder["chat"].get("id", 0))
+        sender = value.get("from") or value.get("user")
+        if isinstance(sender, dict):
+            return int(sender.get("id", 0))
+    return 0
+
+
+def _drop(bot: Bot, update: dict[str, Any]) -> None:
+    """A confirmed update leaves the queue (the oldest ones are in flight: it is found near the front)."""
+    for index, queued in enumerate(bot.pending):
+        if queued is update:
+            del bot.pending[index]
+            return
+
+
+class Flight:
+    """The POSTs in flight to a healthy webhook, by update id, and the queues (chats) they hold."""
+
+    def __init__(self) -> None:
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+        self.queues: set[int] = set()
+
+    def fill(self, stand: Stand, bot: Bot, session: aiohttp.ClientSession, config: WebhookConfig) -> None:
+        """Start POSTs for the oldest updates whose queue is free, up to ``max_connections`` in flight."""
+        for update in bot.pending:
+            if len(self.tasks) >= config.max_connections:
+                return
+            uid = update["update_id"]
+            if uid in self.tasks:
+                continue
+            queue = queue_of(update)
+            if queue in self.queues:
+                continue
+            self.queues.add(queue)
+            task = asyncio.create_task(self._one(stand, bot, session, config, update, queue))
+            self.tasks[uid] = task
+
+    async def _one(
+        self,
+        stand: Stand,
+        bot: Bot,
+        session: aiohttp.ClientSession,
+        config: WebhookConfig,
+        update: dict[str, Any],
+        queue: int,
+    ) -> None:
+        uid = update["update_id"]
+        try:
+            if await deliver(stand, bot, session, config, update, confirm=False):
+                _drop(bot, update)  # before anyone woken by the delivery looks at the queue
+        finally:
+            self.tasks.pop(uid, None)
+            self.queues.discard(queue)
+            bot.updates_signal.fire()
+
+    async def wait(self, bot: Bot, timeout: float, *, updates: bool = True) -> None:
+        """Until a POST lands (each fires the update signal) or, with ``updates``, a new update comes."""
+        if updates or not self.tasks:
+            await bot.updates_signal.wait(timeout)
+        else:
+            await asyncio.wait(list(self.tasks.values()), timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+
+    def cancel(self) -> None:
+        for task in self.tasks.values():
+            task.cancel()
 
 
 async def post(
@@ -166,15 +264,25 @@ async def post(
 
 
 async def deliver(
-    stand: Stand, bot: Bot, session: aiohttp.ClientSession, config: WebhookConfig, update: dict[str, Any]
-) -> None:
-    """One POST: a 2xx confirms the update (and its body may carry a method to run); anything else is retried."""
+    stand: Stand,
+    bot: Bot,
+    session: aiohttp.ClientSession,
+    config: WebhookConfig,
+    update: dict[str, Any],
+    *,
+    confirm: bool = True,
+) -> bool:
+    """One POST: a 2xx confirms the update (and its body may carry a method to run); anything else is retried.
+
+    ``confirm`` False leaves the queue to the caller (POSTs in flight together); returns whether it went through.
+    """
     hook = bot.webhook
     world = stand.world  # a reset during the POST forgets this attempt: it belonged to the old conversation
     headers = {"Content-Type": "application/json"}
     if config.secret_token:
         headers[SECRET_HEADER] = config.secret_token
     tls: ssl.SSLContext | bool = True
+    started = stand.now()
     try:
         tls = trusting(config.certificate) if config.certificate else True
     except ssl.SSLError as exc:  # the uploaded certificate is no certificate: Telegram's webhook never connects
@@ -182,7 +290,7 @@ async def deliver(
     else:
         status, error, retry_after, reply = await post(session, config, headers, update, tls, hook.request_timeout)
     if stand.world is not world:
-        return
+        return False
     delivery = Delivery(
         update_id=update["update_id"],
         attempt=hook.failures + 1,
@@ -190,11 +298,14 @@ async def deliver(
         url=config.url,
         status=status,
         error=error,
+        started=started,
     )
     if error:
+        hook.head = update["update_id"]  # retried alone from now on (a head failing after others is the head)
         hook.fail(asyncio.get_running_loop().time(), stand.unix_now(), error, retry_after)
     else:
-        bot.confirm(update["update_id"] + 1)
+        if confirm:
+            bot.confirm(update["update_id"] + 1)
         if reply is not None:
             method, params = reply
             delivery.reply_method = method
@@ -202,6 +313,7 @@ async def deliver(
                 delivery.reply_status = (await stand.serve(config.token, method, params)).status
     hook.deliveries.append(delivery)
     stand.calls_signal.fire()  # sim waits on deliveries share the outbox's signal
+    return not error
 
 
 async def read_reply(resp: aiohttp.ClientResponse) -> tuple[str, Params] | None:

@@ -128,6 +128,7 @@ class Delivery:
     error: str
     reply_method: str = ""
     reply_status: int | None = None  # None: no reply, or one Telegram would not serve (get*, setWebhook, ...)
+    started: float = 0.0  # when the POST went out (``at`` is when it was answered), on the stand's clock
 
     @property
     def ok(self) -> bool:

@@ -7,18 +7,14 @@ which is what a finding hands back to reproduce it from a fresh session.
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
+from tgfake.botrun import HTTP_SLACK, BotCall, SimLine
 from tgfake.testing import SimAPIError
 
-HTTP_SLACK = 5.0
-"""How much longer than a server-held wait the HTTP request itself may take."""
+__all__ = ["BotCall", "Sim", "Step"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,116 +28,11 @@ class Step:
         return {"path": f"/sim{self.path}", "body": self.body}
 
 
-@dataclass(frozen=True, slots=True)
-class BotCall:
-    """One recorded Bot API call of the bot (``GET /sim/outbox``)."""
-
-    seq: int
-    at: float
-    method: str
-    params: dict[str, Any]
-    status: int
-    response: dict[str, Any]
-
-    @classmethod
-    def from_json(cls, raw: dict[str, Any]) -> BotCall:
-        response = raw.get("response")
-        return cls(
-            seq=int(raw["seq"]),
-            at=_seconds(raw.get("at")),
-            method=str(raw["method"]),
-            params=dict(raw.get("params") or {}),
-            status=int(raw.get("status") or 0),
-            response=response if isinstance(response, dict) else {},
-        )
-
-    @property
-    def description(self) -> str:
-        return str(self.response.get("description", ""))
-
-    @property
-    def ok(self) -> bool:
-        return self.status == 200
-
-    def json(self) -> dict[str, Any]:
-        return {
-            "seq": self.seq,
-            "method": self.method,
-            "params": self.params,
-            "status": self.status,
-            "description": self.description,
-        }
-
-
-def _seconds(at: Any) -> float:
-    """A call's ``at`` (an ISO 8601 time on the stand's clock) as Unix seconds."""
-    if isinstance(at, (int, float)):
-        return float(at)
-    try:
-        return datetime.fromisoformat(str(at)).timestamp()
-    except ValueError:
-        return 0.0
-
-
-class Sim:
-    """The sim API of one session: ``base`` is the session's origin (``http://host:port/s/<id>``)."""
-
-    def __init__(self, base: str) -> None:
-        self.base = base.rstrip("/")
-
-    def request(self, verb: str, path: str, body: dict[str, Any] | None = None, *, wait: float = 0.0) -> Any:
-        url = f"{self.base}/sim{path}"
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(url, data=data, method=verb, headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=wait + HTTP_SLACK) as resp:
-                text = resp.read().decode()
-        except urllib.error.HTTPError as exc:
-            raw = exc.read().decode(errors="replace")
-            try:
-                message = str(json.loads(raw).get("error", raw))
-            except (ValueError, AttributeError):
-                message = raw
-            raise SimAPIError(exc.code, message, path) from None
-        return json.loads(text) if text.strip() else {}
-
-    def get(self, path: str, wait: float = 0.0, **query: Any) -> Any:
-        given = {k: v for k, v in query.items() if v is not None}
-        suffix = "?" + urllib.parse.urlencode(given) if given else ""
-        return self.request("GET", path + suffix, wait=wait)
-
-    def post(self, path: str, body: dict[str, Any] | None = None) -> Any:
-        return self.request("POST", path, body or {})
+class Sim(SimLine):
+    """The sim API of one session (:class:`~tgfake.botrun.SimLine`) and the explorer's acts on it."""
 
     def do(self, step: Step) -> Any:
         return self.post(step.path, step.body)
-
-    # --- what the bot did ----------------------------------------------------------------------------------------
-    def calls(self, since: int = 0) -> list[BotCall]:
-        raw = self.get("/outbox", since=since or None)
-        return [BotCall.from_json(c) for c in raw.get("calls", [])]
-
-    def last_seq(self) -> int:
-        return int(self.get("/outbox/count").get("count", 0))
-
-    def wait_calls(self, since: int, timeout: float, method: str | None = None, count: int = 1) -> list[BotCall]:
-        """Hold on the stand until ``count`` calls (of ``method``) come after ``since``; [] at the deadline."""
-        try:
-            raw = self.get("/wait", wait=timeout, method=method, count=count, timeout=f"{timeout:.3f}", since=since)
-        except SimAPIError as exc:
-            if exc.status == 408:
-                return []
-            raise
-        return [BotCall.from_json(c) for c in raw.get("calls", [])]
-
-    def wait_polling(self, timeout: float) -> bool:
-        try:
-            self.get("/wait", wait=timeout, polling=1, timeout=f"{timeout:.3f}")
-        except SimAPIError as exc:
-            if exc.status == 408:
-                return False
-            raise
-        return True
 
     def wait_delivered(self, count: int, timeout: float) -> bool:
         try:
@@ -151,10 +42,6 @@ class Sim:
                 return False
             raise
         return True
-
-    def webhook(self) -> dict[str, Any]:
-        answer: dict[str, Any] = self.get("/webhook")
-        return answer
 
     def chat(self, chat_id: int) -> dict[str, Any]:
         answer: dict[str, Any] = self.get(f"/chat/{chat_id}")

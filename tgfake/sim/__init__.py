@@ -12,6 +12,7 @@ from tgfake.sim import (
     grants,
     inline,
     inspect,
+    load,
     page_views,
     payments,
     person,
@@ -39,6 +40,7 @@ ROUTE_TABLES = (
     grants.routes,
     page_views.routes,
     inline.routes,
+    load.routes,
 )
 
 

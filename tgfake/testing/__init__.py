@@ -32,7 +32,7 @@ from tgfake.testing.values import (
     SimAPIError,
     person,
 )
-from tgfake.testing.world import BotInfo, ChatInfo, Membership
+from tgfake.testing.world import BotInfo, BulkWorld, ChatInfo, Membership
 
 __all__ = [
     "DEFAULT_BOT_TOKEN",
@@ -47,6 +47,7 @@ __all__ = [
     "AsyncStandClient",
     "BotInfo",
     "BotProcess",
+    "BulkWorld",
     "Call",
     "ChatInfo",
     "ChatMessage",

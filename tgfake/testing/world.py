@@ -66,6 +66,16 @@ class BotInfo:
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
+@dataclass(frozen=True, slots=True)
+class BulkWorld:
+    """What ``build_world`` made (``POST /sim/world/bulk``): the new people's ids, each new group's id with its
+    members' ids (owner first), and how long the stand took."""
+
+    people: tuple[int, ...]
+    groups: Mapping[int, tuple[int, ...]]
+    ms: float
+
+
 Account = str | int | Person
 """A person (a name, an id, a :class:`Person`) or a bot (its ``@username`` or id)."""
 
@@ -201,6 +211,24 @@ class WorldMethods:
         """``by`` restricts a member of a supergroup to ``permissions`` (``can_send_messages=False``...) until
         ``until_date`` (``POST /sim/chats/{id}/restrict``)."""
         return _member(core, chat, "restrict", who, by, permissions=permissions, until_date=until_date)
+
+    @op
+    def build_world(
+        core: Core,
+        /,
+        people: int,
+        groups: int = 0,
+        *,
+        members: int = 10,
+        chat_type: str = "supergroup",
+        bot_admin: bool = True,
+        seed: int = 1,
+    ) -> Op[BulkWorld]:
+        """Many people and groups at once, the bot in every group (``POST /sim/world/bulk``); nothing announced."""
+        body = {"people": people, "groups": groups, "members": members, "chat_type": chat_type}
+        got = yield from core.post("/sim/world/bulk", {**body, "bot_admin": bot_admin, "seed": seed})
+        made = {int(g["id"]): tuple(int(m) for m in g["members"]) for g in got["groups"]}
+        return BulkWorld(tuple(int(p) for p in got["people"]), made, float(got["ms"]))
 
     @op
     def add_bot(

@@ -9,6 +9,7 @@ keeps them with the token); the queue and the conversation state do not (:meth:`
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,10 @@ class Signal:
         event = self._event
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)
+
+
+def _update_id(update: dict[str, Any]) -> int:
+    return int(update["update_id"])
 
 
 def token_bot_id(token: str) -> int | None:
@@ -163,8 +168,8 @@ class Bot:
     def confirm(self, offset: int) -> None:
         """Forget confirmed updates; a negative offset keeps only the newest ``-offset`` ones."""
         pending = self.pending
-        if offset > 0:
-            self.pending = [u for u in pending if u["update_id"] >= offset]
+        if offset > 0:  # the queue is in update id order: cut it where the offset falls (a long backlog stays cheap)
+            self.pending = pending[bisect.bisect_left(pending, offset, key=_update_id) :]
         elif offset < 0 and -offset < len(pending):
             self.pending = pending[offset:]
 
