@@ -40,9 +40,28 @@ def mint_file(
     height: int = 0,
     kind: str = "document",
     meta: dict[str, Any] | None = None,
+    thumbnail: bytes | None = None,
 ) -> StoredFile:
-    """Keep the bytes under the next id (``file_N`` / ``ufile_N``; numbering restarts after a reset)."""
-    return mint(ctx.telegram, kind, upload.filename, upload.data, width, height, meta)
+    """Keep the bytes under the next id (``file_N`` / ``ufile_N``; numbering restarts after a reset), a photo with
+    its drawn sizes, another kind with its thumbnail (``thumbnail``: the picture the bot sent for it)."""
+    return mint(ctx.telegram, kind, upload.filename, upload.data, width, height, meta, thumbnail)
+
+
+ATTACH = "attach://"
+
+
+def given_thumbnail(p: Params, raw: dict[str, Any] | None = None) -> bytes | None:
+    """The thumbnail the bot sent with the file, as ``get_input_thumbnail`` reads it: an ``attach://`` part, or the
+    part named ``thumbnail`` (or ``thumb``); a file id or URL in its place is ignored (``force_file``: a thumbnail
+    is only ever a new upload). ``raw`` is an InputMedia object whose ``thumbnail`` field names the part."""
+    for name in ("thumbnail", "thumb"):
+        value = raw.get(name) if raw is not None else p.values.get(name)
+        value = value if isinstance(value, str) else ""
+        part = value[len(ATTACH) :] if value.startswith(ATTACH) else ("" if raw is not None else name)
+        upload = p.files.get(part) if part else None
+        if upload is not None and upload.data:
+            return upload.data
+    return None
 
 
 def input_file(
@@ -88,16 +107,26 @@ def named_file(
 
 
 def new_media(
-    ctx: BotCall, kind: str, upload: Upload | None, known: StoredFile | None, p: Any, *, spoiler: bool = False
+    ctx: BotCall,
+    kind: str,
+    upload: Upload | None,
+    known: StoredFile | None,
+    p: Any,
+    *,
+    spoiler: bool = False,
+    thumbnail: bytes | None = None,
 ) -> Callable[[], Media]:
     """Check the bytes now (a photo that is no image is refused), mint the file id only when called; ``spoiler``
-    (``has_spoiler``) is kept only for the kinds TDLib hides (photos, videos, animations)."""
+    (``has_spoiler``) is kept only for the kinds TDLib hides (photos, videos, animations). ``p`` is the call's
+    Params (its thumbnail part is read) or an InputMedia object (``thumbnail`` given by the caller)."""
     hidden = spoiler and kind in SPOILERED
     if known is not None:
         return lambda: Media(kind, known, spoiler=hidden)
     assert upload is not None
     size, meta = describe(kind, p, upload.data)
-    return lambda: Media(kind, mint_file(ctx, upload, *size, kind=kind, meta=meta), spoiler=hidden)
+    if thumbnail is None and isinstance(p, Params):
+        thumbnail = given_thumbnail(p)
+    return lambda: Media(kind, mint_file(ctx, upload, *size, kind=kind, meta=meta, thumbnail=thumbnail), spoiler=hidden)
 
 
 async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
@@ -121,7 +150,12 @@ async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
         attach=attach,
         **caption_fields(ctx, caption),
         parse_mode=p.text("parse_mode"),
+        caption_above=kind in ABOVE_MEDIA and p.flag("show_caption_above_media"),
     )
+
+
+ABOVE_MEDIA = frozenset({"photo", "video", "animation"})
+"""The single sends that take ``show_caption_above_media`` (Client.cpp reads it for these, as for a live photo)."""
 
 
 @bot_method("sendPhoto")

@@ -69,6 +69,8 @@ class CheckedFile:
 def resent(stand: Telegram, kind: str, file_id: str) -> StoredFile:
     """The file a person sends again by ``file_id``: one the stand holds, of the kind it is sent as."""
     known = stand.world.files.get(file_id.strip())
+    if known is not None and known.of:  # one size of a photo: the photo itself
+        known = stand.world.files.get(known.of, known)
     if known is None:
         raise SimError(404, f"no file {file_id!r} in the stand (a file id comes from a sent file's message)")
     if known.kind != kind:

@@ -1,0 +1,210 @@
+"""Photo sizes and thumbnails as Telegram makes them: a photo in its size classes, thumbnails really drawn.
+
+Through the wire: the bot's multipart sends (and a real library's), the person's files, getFile and the download of
+every drawn size. What Telegram draws is in docs/media.md ("Photo sizes and thumbnails").
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from typing import Any
+
+from aiohttp import FormData
+from hypothesis import given
+from hypothesis import strategies as st
+from PIL import Image
+from telegram import InputFile
+
+from tests.clients import ptb_bot
+from tests.conftest import Wire
+from tests.media.media_helpers import image_bytes, upload
+from tgfake.media import PHOTO_SIZE_BOXES, photo_size_plan
+
+
+def picture(fmt: str, size: tuple[int, int], mode: str = "RGB") -> bytes:
+    """A picture with detail in it (a gradient), so that a scaled copy is a different, smaller file."""
+    img = Image.linear_gradient("L").resize(size).convert(mode)
+    buf = io.BytesIO()
+    img.save(buf, format=fmt)
+    return buf.getvalue()
+
+
+async def downloaded(wire: Wire, file_id: str) -> tuple[str, bytes]:
+    """getFile, then the download: the path and the bytes the bot gets."""
+    got = await wire.ok("getFile", file_id=file_id)
+    resp = await wire.client.get(f"/file/bot{wire.token}/{got['file_path']}")
+    assert resp.status == 200
+    return got["file_path"], await resp.read()
+
+
+def dimensions(data: bytes) -> tuple[str, tuple[int, int]]:
+    with Image.open(io.BytesIO(data)) as img:
+        return str(img.format), img.size
+
+
+async def test_a_large_photo_is_kept_in_telegrams_size_classes_smallest_first(wire: Wire) -> None:
+    status, body = await upload(wire, "sendPhoto", "photo", "wide.jpg", picture("JPEG", (1920, 1080)), chat_id=4242)
+    assert status == 200, body
+    sizes = body["result"]["photo"]
+    # s, m, x, y: 90, 320, 800 and 1280 px on the longest side; the original is larger than all, so not kept
+    assert [(s["width"], s["height"]) for s in sizes] == [(90, 51), (320, 180), (800, 450), (1280, 720)]
+    assert [s["file_id"] for s in sizes] == ["file_2", "file_3", "file_4", "file_1"]  # the photo first, then drawn
+    assert len({s["file_unique_id"] for s in sizes}) == 4
+    assert [s["file_size"] for s in sizes] == sorted(s["file_size"] for s in sizes)  # td orders by size
+    for size in sizes:  # each size a real JPEG of its dimensions, served under photos/
+        path, data = await downloaded(wire, size["file_id"])
+        assert path == f"photos/{size['file_id']}.jpg"
+        assert (len(data), dimensions(data)) == (size["file_size"], ("JPEG", (size["width"], size["height"])))
+    assert await wire.text() == "[1] bot: [photo wide.jpg 1280x720]\n"
+
+
+async def test_a_photo_that_fits_a_class_is_its_largest_size_byte_for_byte(wire: Wire) -> None:
+    png = picture("PNG", (800, 800))
+    status, body = await upload(wire, "sendPhoto", "photo", "square.png", png, chat_id=4242)
+    assert status == 200, body
+    sizes = body["result"]["photo"]
+    assert [(s["width"], s["height"]) for s in sizes] == [(90, 90), (320, 320), (800, 800)]
+    assert (await downloaded(wire, sizes[-1]["file_id"]))[1] == png  # the upload itself, as the bot sent it
+    assert dimensions((await downloaded(wire, sizes[0]["file_id"]))[1]) == ("JPEG", (90, 90))
+    small = picture("PNG", (50, 40))  # smaller than the smallest class: one size, the photo itself
+    status, body = await upload(wire, "sendPhoto", "photo", "tiny.png", small, chat_id=4242)
+    assert [(s["file_id"], s["width"], s["height"]) for s in body["result"]["photo"]] == [("file_4", 50, 40)]
+
+
+async def test_any_size_of_a_photo_sends_the_whole_photo_again(wire: Wire) -> None:
+    status, body = await upload(wire, "sendPhoto", "photo", "a.jpg", picture("JPEG", (640, 480)), chat_id=4242)
+    assert status == 200, body
+    sizes = body["result"]["photo"]
+    for size in sizes:
+        again = await wire.ok("sendPhoto", chat_id=4242, photo=size["file_id"])
+        assert again["photo"] == sizes
+    assert (await upload(wire, "sendDocument", "document", "x.pdf", b"%PDF-1.4\n", chat_id=4242))[0] == 200
+    resp = await wire.client.post(f"/bot{wire.token}/sendDocument", data={"chat_id": 4242, "document": "file_2"})
+    assert (resp.status, (await resp.json())["description"]) == (400, "Bad Request: type of file mismatch")
+    status, answer = await wire.sim("POST", "/sim/file", {"photo": {"file_id": sizes[0]["file_id"]}})
+    assert (status, answer["file_id"]) == (200, sizes[-1]["file_id"])  # the person's client sends the photo too
+
+
+async def test_a_persons_photo_reaches_the_bot_in_sizes_and_python_telegram_bot_reads_them(wire: Wire) -> None:
+    status, _ = await wire.sim(
+        "POST", "/sim/file", {"photo": {"name": "p.jpg", "data": b64(picture("JPEG", (400, 300)))}}
+    )
+    assert status == 200
+    async with ptb_bot(wire) as bot:
+        [update] = await bot.get_updates()
+        assert update.message is not None
+        got = update.message.photo
+        assert [(p.width, p.height) for p in got] == [(90, 68), (320, 240), (400, 300)]
+        smallest = await got[0].get_file()  # python-telegram-bot downloads the drawn size
+        data = bytes(await smallest.download_as_bytearray())
+        sent = await bot.send_photo(4242, photo=InputFile(io.BytesIO(data), filename="back.jpg"))
+    assert dimensions(data) == ("JPEG", (90, 68))
+    assert [(p.width, p.height) for p in sent.photo] == [(90, 68)]
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
+
+
+async def send_with_thumbnail(
+    wire: Wire, method: str, field: str, name: str, data: bytes, thumbnail: bytes | str | None, **params: Any
+) -> tuple[int, dict[str, Any]]:
+    form = FormData()
+    for key, value in {"chat_id": 4242, **params}.items():
+        form.add_field(key, str(value))
+    form.add_field(field, io.BytesIO(data), filename=name, content_type="application/octet-stream")
+    if isinstance(thumbnail, bytes):
+        form.add_field("thumbnail", io.BytesIO(thumbnail), filename="thumb.jpg", content_type="image/jpeg")
+    elif thumbnail is not None:
+        form.add_field("thumbnail", thumbnail)
+    resp = await wire.client.post(f"/bot{wire.token}/{method}", data=form)
+    return resp.status, await resp.json()
+
+
+async def test_thumbnails_are_drawn_where_telegram_draws_them(wire: Wire) -> None:
+    mp4 = b"\x00\x00\x00\x18ftypisom\x00\x00\x02\x00isomiso2" + b"\x00" * 64  # brand isom: no "mp4" brand
+    thumb = picture("JPEG", (50, 50))
+    Case = tuple[str, str, str, bytes, bytes | None, str, tuple[str, tuple[int, int]]]
+    cases: list[Case] = [  # method, field, name, bytes, the bot's thumbnail, the kind, what is drawn (format, size)
+        ("sendDocument", "document", "pic.png", picture("PNG", (640, 400)), thumb, "document", ("JPEG", (320, 200))),
+        ("sendSticker", "sticker", "s.webp", picture("WEBP", (510, 512), "RGBA"), None, "sticker",
+         ("WEBP", (319, 320))),
+        ("sendAnimation", "animation", "a.gif", picture("GIF", (640, 360)), thumb, "animation", ("JPEG", (320, 180))),
+        ("sendAudio", "audio", "a.mp3", b"ID3" + b"\x00" * 64, thumb, "audio", ("JPEG", (50, 50))),
+        ("sendVideo", "video", "v.mp4", mp4, picture("JPEG", (640, 360)), "video", ("JPEG", (320, 180))),
+        ("sendVideoNote", "video_note", "n.mp4", mp4, thumb, "video_note", ("JPEG", (50, 50))),
+    ]  # fmt: skip
+    for method, field, name, data, given_thumb, kind, drawn in cases:
+        status, body = await send_with_thumbnail(wire, method, field, name, data, given_thumb)
+        assert status == 200, body
+        obj = body["result"][kind]
+        assert obj["thumbnail"] == obj["thumb"]
+        path, got = await downloaded(wire, obj["thumbnail"]["file_id"])
+        assert path.startswith("thumbnails/"), path
+        assert dimensions(got) == drawn, method
+        assert (obj["thumbnail"]["width"], obj["thumbnail"]["height"], obj["thumbnail"]["file_size"]) == (
+            *drawn[1],
+            len(got),
+        )
+    assert body["result"]["video_note"]["file_id"] != body["result"]["video_note"]["thumbnail"]["file_id"]
+    status, video = await send_with_thumbnail(wire, "sendVideo", "video", "v.mp4", mp4, None)
+    assert video["result"]["video"]["mime_type"] == "video/mp4"  # any ISO BMFF brand is an MP4 to Telegram
+    assert "thumbnail" not in video["result"]["video"]  # no frame the stand can draw, and none given
+
+
+async def test_what_gets_no_thumbnail(wire: Wire) -> None:
+    thumb = picture("JPEG", (50, 50))
+    # a thumbnail named by URL or file id is ignored (only an upload is one); a voice has none
+    cases: list[tuple[str, str, str, bytes, bytes | str | None, str]] = [
+        ("sendAudio", "audio", "a.mp3", b"ID3" + b"\x00" * 64, "https://example.com/t.jpg", "audio"),
+        ("sendAudio", "audio", "a.mp3", b"ID3" + b"\x00" * 64, "file_1", "audio"),
+        ("sendDocument", "document", "r.pdf", b"%PDF-1.4\n", b"not a picture", "document"),
+        ("sendVoice", "voice", "v.ogg", b"OggS\x00" + b"\x00" * 40, thumb, "voice"),
+        ("sendSticker", "sticker", "a.tgs", b"\x1f\x8b" + b"\x00" * 20, None, "sticker"),
+    ]
+    for method, field, name, data, given_thumb, kind in cases:
+        status, body = await send_with_thumbnail(wire, method, field, name, data, given_thumb)
+        assert status == 200, body
+        assert "thumbnail" not in body["result"][kind], (method, given_thumb)
+        assert "thumb" not in body["result"][kind]
+    status, body = await send_with_thumbnail(wire, "sendPhoto", "photo", "p.png", image_bytes("PNG"), None)
+    assert "thumbnail" not in body["result"]["photo"][0]  # a photo has sizes, not a thumbnail
+
+
+async def test_an_album_items_thumbnail_is_its_attached_part(wire: Wire) -> None:
+    form = FormData()
+    form.add_field("chat_id", "4242")
+    media = [
+        {"type": "document", "media": "attach://one", "thumbnail": "attach://t"},
+        {"type": "document", "media": "attach://two"},
+    ]
+    form.add_field("media", json.dumps(media))
+    for part, data in (("one", b"%PDF-1.4\n"), ("two", b"%PDF-1.5\n"), ("t", picture("JPEG", (400, 400)))):
+        form.add_field(part, io.BytesIO(data), filename=f"{part}.bin", content_type="application/octet-stream")
+    resp = await wire.client.post(f"/bot{wire.token}/sendMediaGroup", data=form)
+    body = await resp.json()
+    assert resp.status == 200, body
+    first, second = (m["document"] for m in body["result"])
+    assert (first["thumbnail"]["width"], first["thumbnail"]["height"]) == (320, 320)
+    assert "thumbnail" not in second
+
+
+@given(st.integers(1, 6000), st.integers(1, 6000))
+def test_the_size_plan_keeps_the_shape_within_each_class(width: int, height: int) -> None:
+    plan = photo_size_plan(width, height)
+    boxes = dict(PHOTO_SIZE_BOXES)
+    assert [t for t, _, _ in plan] == [t for t, _ in PHOTO_SIZE_BOXES][: len(plan)]  # the classes in order
+    for size_type, w, h in plan:
+        assert 1 <= w <= width
+        assert 1 <= h <= height
+        assert max(w, h) <= boxes[size_type]
+        if max(width, height) > boxes[size_type]:  # scaled: the longest side fills the box, the shape is kept
+            assert max(w, h) == boxes[size_type]
+            assert abs(w * height - h * width) <= max(width, height)
+    assert [w * h for _, w, h in plan] == sorted(w * h for _, w, h in plan)
+    if max(width, height) <= 1280:
+        assert plan[-1][1:] == (width, height)  # the photo itself is its largest size
+    else:
+        assert max(plan[-1][1:]) == 1280
