@@ -16,6 +16,7 @@ from tgfake.errors import bad_request
 from tgfake.media import (
     MAX_DOCUMENT_BYTES,
     MAX_PHOTO_BYTES,
+    PHOTO_SIZE_BOXES,
     THUMBNAIL_BOX,
     draw,
     fit,
@@ -95,12 +96,19 @@ def mint(
 
 
 def draw_sizes(
-    stand: Telegram, name: str, data: bytes, width: int, height: int, meta: dict[str, Any] | None = None
+    stand: Telegram,
+    name: str,
+    data: bytes,
+    width: int,
+    height: int,
+    meta: dict[str, Any] | None = None,
+    boxes: tuple[tuple[str, int], ...] = PHOTO_SIZE_BOXES,
 ) -> StoredFile:
     """A photo as Telegram keeps it (:func:`tgfake.media.photo_size_plan`): the upload itself as its largest size
     when it fits the largest class (a test reads back the very bytes it sent), else scaled down to it; and each
-    smaller class drawn from it, every size a file of its own (``of`` names the photo, so its id sends the photo)."""
-    plan = photo_size_plan(width, height)
+    smaller class drawn from it, every size a file of its own (``of`` names the photo, so its id sends the photo).
+    ``boxes`` are the classes: a message's photo's, or a profile photo's (:data:`tgfake.media.PROFILE_PHOTO_BOXES`)."""
+    plan = photo_size_plan(width, height, boxes)
     *smaller, (_, top_width, top_height) = plan
     if (top_width, top_height) != (width, height):
         scaled = draw(data, top_width, top_height)

@@ -36,6 +36,7 @@ __all__ = [
     "MAX_PHOTO_BYTES",
     "PHOTO_FORMATS",
     "PHOTO_SIZE_BOXES",
+    "PROFILE_PHOTO_BOXES",
     "describe",
     "detect_content_type",
     "draw",
@@ -347,6 +348,9 @@ def describe(kind: str, p: Params | dict[str, Any], data: bytes) -> tuple[tuple[
 PHOTO_SIZE_BOXES = (("s", 90), ("m", 320), ("x", 800), ("y", 1280))
 """Telegram's photo size classes a bot's or a person's photo is kept in (type, longest side): ``s`` 90, ``m`` 320,
 ``x`` 800, ``y`` 1280. ``w`` (2560) is kept only for a photo an app sends in HD, which neither sends here."""
+PROFILE_PHOTO_BOXES = (("a", 160), ("b", 320), ("c", 640))
+"""A profile photo's classes (a person's ``POST /sim/profile`` photos, the bot's setMyProfilePhoto): 160, 320 and
+640 px, Telegram's sizes of a profile photo."""
 THUMBNAIL_BOX = 320
 """A thumbnail's longest side at most (the Bot API: "A thumbnail's width and height should not exceed 320")."""
 JPEG_QUALITY = 85
@@ -366,12 +370,14 @@ def fit(width: int, height: int, box: int) -> tuple[int, int]:
     return max(1, round(width * box / longest)), max(1, round(height * box / longest))
 
 
-def photo_size_plan(width: int, height: int) -> list[tuple[str, int, int]]:
+def photo_size_plan(
+    width: int, height: int, boxes: tuple[tuple[str, int], ...] = PHOTO_SIZE_BOXES
+) -> list[tuple[str, int, int]]:
     """The sizes Telegram keeps of a ``width`` × ``height`` photo, smallest first: one per class, scaled into its box,
     up to the first class the photo fits in whole (that size is the photo as it is); a photo larger than the
     largest class is kept only scaled down (the last entry then differs from the original)."""
     plan: list[tuple[str, int, int]] = []
-    for size_type, box in PHOTO_SIZE_BOXES:
+    for size_type, box in boxes:
         plan.append((size_type, *fit(width, height, box)))
         if max(width, height) <= box:
             break

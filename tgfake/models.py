@@ -328,6 +328,10 @@ class ProfileIn(SimBody):
     photos: list[FilePartIn] | None = None
     audios: list[ProfileAudioIn] | None = None
     language_code: Annotated[str, Field(pattern=r"^([a-z]{2,3}(-[a-z0-9]{1,8})*)?$")] | None = None
+    personal_chat: int | None = Field(
+        None, description="the id of a channel the stand has, shown on the profile (getUserPersonalChatMessages); 0 "
+        "removes it; left out, it is kept"
+    )  # fmt: skip
 
 
 class InlineIn(SenderFields):

@@ -40,6 +40,7 @@ SUPERGROUP = -1001310911135
 FORUM = -1001838004577
 CHANNEL = -1001000000042  # the suite names it @pythontelegrambottests, which the stand resolves
 SUBSCRIPTION_CHANNEL = -1002229649303
+PERSONAL_CHANNEL = -1001000000043  # the channel on the test user's profile (getUserPersonalChatMessages)
 HELPER_BOTS = ("@ptb_helper_one_bot", "@ptb_helper_two_bot")
 
 INI = """[pytest]
@@ -137,9 +138,39 @@ def sim(stand: str, path: str, body: Any = None) -> Any:
         raise SystemExit(f"POST /sim/{path}: {exc.code} {exc.read().decode()}") from exc
 
 
+def bot_upload(stand: str, method: str, fields: dict[str, str], part: str, name: str, data: bytes) -> Any:
+    """A Bot API call with one file part, as the bot sends it (the runner's own setup, before the suite runs)."""
+    boundary = "ptbsuiteboundary"
+    body = b"".join(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode()
+        for key, value in fields.items()
+    )
+    body += f'--{boundary}\r\nContent-Disposition: form-data; name="{part}"; filename="{name}"\r\n'.encode()
+    body += b"Content-Type: application/octet-stream\r\n\r\n" + data + f"\r\n--{boundary}--\r\n".encode()
+    headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+    request = urllib.request.Request(f"{stand}/bot{TOKEN}/{method}", data=body, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+    except urllib.error.HTTPError as exc:
+        raise SystemExit(f"{method}: {exc.code} {exc.read().decode()}") from exc
+
+
+def chat_photo() -> bytes:
+    """A 640 px picture for the supergroup's photo (the maintainers' group has one: test_chatphoto reads it)."""
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.radial_gradient("L").resize((640, 640)).convert("RGB").save(out, "JPEG", quality=85)
+    return out.getvalue()
+
+
 def set_up_world(stand: str) -> None:
     """The maintainers' chats as the suite finds them: their test user who started the bot, a supergroup titled
-    after the bot, a forum, a channel the user owns with several bot administrators and members."""
+    after the bot with a photo, a forum, a channel the user owns with several bot administrators and members, and
+    the user's personal channel with two posts."""
     sim(stand, "reset")
     # The maintainers' chats are years old: their first messages are past the two days a bot may delete in. The
     # world is made three days ago, then the clock is put back to now (the suite's close dates are real times).
@@ -165,6 +196,13 @@ def set_up_world(stand: str) -> None:
     rights += ["can_invite_users", "can_restrict_members", "can_manage_video_chats"]
     promote = {"user": "@ptb_fallback_1_bot", "by": PERSON, "rights": dict.fromkeys(rights, True)}
     sim(stand, f"chats/{CHANNEL}/promote", promote)
+    bot_upload(stand, "setChatPhoto", {"chat_id": str(SUPERGROUP)}, "photo", "group.jpg", chat_photo())
+    # The test user's personal chat: a channel of theirs on their profile, with posts in it.
+    personal = {"type": "channel", "id": PERSONAL_CHANNEL, "title": "PTB Test user's channel", "creator": PERSON}
+    sim(stand, "chats", {**personal, "admins": ["@ptb_fallback_1_bot"]})
+    for text in ("Hello from the test user's channel", "A second post"):
+        bot_upload(stand, "sendMessage", {"chat_id": str(PERSONAL_CHANNEL), "text": text}, "none", "none", b"")
+    sim(stand, "profile", {"user": PERSON, "personal_chat": PERSONAL_CHANNEL})
     sim(stand, "clock", {"advance": 3 * 86400})
 
 

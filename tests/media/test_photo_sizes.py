@@ -208,3 +208,37 @@ def test_the_size_plan_keeps_the_shape_within_each_class(width: int, height: int
         assert plan[-1][1:] == (width, height)  # the photo itself is its largest size
     else:
         assert max(plan[-1][1:]) == 1280
+
+
+async def test_profile_and_chat_photos_are_kept_in_a_profile_photos_sizes(wire: Wire) -> None:
+    await wire.say("hi")
+    jpeg = picture("JPEG", (1000, 1000))
+    profile = {"user": 4242, "photos": [{"name": "me.jpg", "data": b64(jpeg)}]}
+    status, answer = await wire.sim("POST", "/sim/profile", profile)
+    assert status == 200, answer
+    [sizes] = (await wire.ok("getUserProfilePhotos", user_id=4242))["photos"]
+    assert [(s["width"], s["height"]) for s in sizes] == [(160, 160), (320, 320), (640, 640)]  # a, b, c
+    assert answer["photos"] == [sizes[-1]["file_id"]]
+    # the bot's own photo: listed first on its profile once set, gone once removed
+    form = FormData()
+    form.add_field("photo", json.dumps({"type": "static", "photo": "attach://pic"}))
+    form.add_field("pic", io.BytesIO(picture("PNG", (300, 200))), filename="bot.png")
+    resp = await wire.client.post(f"/bot{wire.token}/setMyProfilePhoto", data=form)
+    assert (resp.status, (await resp.json())["result"]) == (200, True)
+    me = (await wire.ok("getMe"))["id"]
+    mine = await wire.ok("getUserProfilePhotos", user_id=me)
+    assert mine["total_count"] == 1
+    assert [(s["width"], s["height"]) for s in mine["photos"][0]] == [(160, 107), (300, 200)]
+    assert await wire.ok("removeMyProfilePhoto") is True
+    assert await wire.ok("getUserProfilePhotos", user_id=me) == {"total_count": 0, "photos": []}
+    # a chat's photo: ChatPhoto's small file is the 160 px size, its big one the largest
+    status, made = await wire.sim("POST", "/sim/chats", {"type": "supergroup", "title": "G", "admins": ["@tgfake_bot"]})
+    assert status == 200, made
+    form = FormData()
+    form.add_field("chat_id", str(made["chat_id"]))
+    form.add_field("photo", io.BytesIO(jpeg), filename="g.jpg")
+    resp = await wire.client.post(f"/bot{wire.token}/setChatPhoto", data=form)
+    assert (resp.status, (await resp.json())["result"]) == (200, True)
+    photo = (await wire.ok("getChat", chat_id=made["chat_id"]))["photo"]
+    small, big = (await downloaded(wire, photo["small_file_id"]))[1], (await downloaded(wire, photo["big_file_id"]))[1]
+    assert (dimensions(small), dimensions(big)) == (("JPEG", (160, 160)), ("JPEG", (640, 640)))

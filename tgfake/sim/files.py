@@ -79,6 +79,8 @@ async def set_profile(request: web.Request) -> web.Response:
     answer = files.set_profile(stand, person.id, photos, audios)
     if body.language_code is not None:
         person.language_code = answer["language_code"] = body.language_code
+    if body.personal_chat is not None:
+        answer["personal_chat"] = files.set_personal_chat(stand, person.id, body.personal_chat)
     return sim_json(answer)
 
 

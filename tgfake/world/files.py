@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake.content import CAPTIONED, FILE_KINDS, Media, StoredFile
 from tgfake.errors import SimError, TelegramError
-from tgfake.filestore import PERSON_MAX_DOCUMENT, PERSON_MAX_PHOTO, default_name, mint
-from tgfake.media import MAX_CAPTION_LENGTH, describe, image_size, picture_size
+from tgfake.filestore import PERSON_MAX_DOCUMENT, PERSON_MAX_PHOTO, default_name, draw_sizes, mint
+from tgfake.media import MAX_CAPTION_LENGTH, PROFILE_PHOTO_BOXES, describe, image_size, picture_size
 from tgfake.text import FormattedText, format_text
 from tgfake.world.person import inject, person_chat
 
@@ -241,7 +241,7 @@ def set_profile(
     ]
     profiles = stand.world.profiles
     if photos is not None:
-        profiles.photos[user_id] = [_file(store(stand, c)) for c in new_photos]
+        profiles.photos[user_id] = [_profile_photo(stand, c) for c in new_photos]
     if audios is not None:
         profiles.audios[user_id] = [_file(store(stand, c)) for c in new_audios]
     return {
@@ -270,6 +270,25 @@ def _checked(
         return check_file(kind, name, data, fields, mention=mention)
     except SimError as exc:
         raise SimError(exc.status, f"{where}: {exc.message}") from None
+
+
+def set_personal_chat(stand: Telegram, user_id: int, chat_id: int) -> int:
+    """The channel on the person's profile (0: none); any other chat is a 400 naming it."""
+    if chat_id == 0:
+        stand.world.profiles.personal_chats.pop(user_id, None)
+        return 0
+    chat = stand.world.chats.get(chat_id)
+    if chat is None or chat.type != "channel":
+        raise SimError(400, f"personal_chat: {chat_id} is no channel of the stand (POST /sim/chats makes one)")
+    stand.world.profiles.personal_chats[user_id] = chat_id
+    return chat_id
+
+
+def _profile_photo(stand: Telegram, checked: CheckedFile) -> StoredFile:
+    """A profile photo in a profile photo's sizes (160, 320 and 640 px); one the stand holds is kept as it is."""
+    if checked.known is not None:
+        return checked.known
+    return draw_sizes(stand, checked.name, checked.data, *checked.size, boxes=PROFILE_PHOTO_BOXES)
 
 
 def _file(media: Media) -> StoredFile:
