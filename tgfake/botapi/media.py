@@ -19,7 +19,7 @@ from tgfake.botapi.registry import bot_method
 from tgfake.content import CAPTIONED, SPOILERED, Media, StoredFile
 from tgfake.errors import TelegramError, bad_request
 from tgfake.filestore import URL_UNFETCHABLE, check_upload, for_resend, mint
-from tgfake.media import MAX_URL_PHOTO, describe, image_size, mime_type
+from tgfake.media import MAX_URL_PHOTO, describe, image_size, mime_type, picture_format
 from tgfake.params import Params, Upload
 
 if TYPE_CHECKING:
@@ -85,7 +85,8 @@ def named_file(
 
     An upload is size-checked (10 MiB for a photo, 50 MiB else, not empty: ``check_upload``). A string is an HTTP
     URL the transport downloaded (tgfake/urlfiles.py: its bytes become an upload; a photo must be an image of up to
-    5 MB and a document a GIF, PDF or ZIP, else ``wrong type of the web page content``, TDLib's
+    5 MB, a document a GIF, PDF or ZIP and a sticker a .WEBP (the Bot API's rule: "Video and animated stickers can't
+    be sent via an HTTP URL"), else ``wrong type of the web page content``, TDLib's
     WEBPAGE_MEDIA_EMPTY as Client.cpp words it), else a file id of ``kind`` (or, with ``any_document``, of its file
     type class), or the URL that could not be downloaded (``failed to get HTTP URL content``, ``file is too big``).
     """
@@ -99,8 +100,10 @@ def named_file(
         raise fetched
     if not fetched.data or (kind == "photo" and len(fetched.data) > MAX_URL_PHOTO):
         raise bad_request(URL_UNFETCHABLE)
-    if (kind == "photo" and image_size(fetched.data) is None) or (
-        kind == "document" and mime_type(fetched.data) not in URL_DOCUMENT_TYPES
+    if (
+        (kind == "photo" and image_size(fetched.data) is None)
+        or (kind == "document" and mime_type(fetched.data) not in URL_DOCUMENT_TYPES)
+        or (kind == "sticker" and picture_format(fetched.data) != "WEBP")
     ):
         raise bad_request(errors.URL_WRONG_TYPE)
     return fetched, None
