@@ -334,6 +334,18 @@ class ProfileIn(SimBody):
     )  # fmt: skip
 
 
+class GameIn(SimBody):
+    """``POST /sim/bots/{bot}/games``: a game the bot's owner made with BotFather's ``/newgame`` (sendGame then shows
+    it): its short name, title and description, a photo (a PNG, JPEG or GIF; BotFather asks for 640×360) and an
+    optional animation (a GIF or an MP4). A short name made again replaces that game."""
+
+    short_name: Annotated[str, Field(pattern=r"^[A-Za-z0-9_]{1,64}$")]
+    title: Annotated[str, Field(min_length=1, max_length=64)]
+    description: Annotated[str, Field(min_length=1, max_length=255)]
+    photo: FilePartIn
+    animation: FilePartIn | None = None
+
+
 class InlineIn(SenderFields):
     """``POST /sim/inline``: the person types ``@bot query`` in a chat (the sender fields name the chat); a
     ``latitude`` and ``longitude`` share the person's location, as a bot asking for it gets it."""

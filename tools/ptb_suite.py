@@ -8,14 +8,17 @@ a checkout (or ``git archive``) of python-telegram-bot whose ``tests/`` matches 
 It starts ``python -m tgfake`` on a free port with the suite's first fallback bot token (579694714, named
 ``@ptb_fallback_1_bot`` as the suite expects), puts a TLS front on it (the suite checks that file paths are
 ``https://``; the front's self-signed certificate is trusted through ``SSL_CERT_FILE``), sets up through the sim API
-the world the maintainers' test chats have, and runs pytest on the given paths with ``-m req`` (the online
-tests), loading :mod:`tools.ptb_suite_plugin`, which only points ``telegram.Bot`` at the stand and fills in the
-bot's info. The suite's own logic is never changed. What is left to pytest's arguments: ``-k``, ``-x``, ``--lf``...
+(and the bot's own setChatPhoto and sendMessage) the world the maintainers' test chats have, their test user's
+personal channel and the bot's BotFather game (photo and animation from the checkout's ``tests/data``), and runs
+pytest on the given paths with ``-m req`` (the online tests), loading :mod:`tools.ptb_suite_plugin`, which only
+points ``telegram.Bot`` at the stand and fills in the bot's info. The suite's own logic is never changed. What is
+left to pytest's arguments: ``-k``, ``-x``, ``--lf``...
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import datetime
 import json
 import os
@@ -167,10 +170,20 @@ def chat_photo() -> bytes:
     return out.getvalue()
 
 
-def set_up_world(stand: str) -> None:
+GAME = {"short_name": "test_game", "title": "Python-telegram-bot test game",
+        "description": "A no-op test game, for python-telegram-bot bot framework testing."}  # fmt: skip
+"""The maintainers' BotFather game (test_send_game reads its description); its photo and animation are the
+suite's own tests/data/game.png and game.gif."""
+
+
+def file_part(path: Path) -> dict[str, str]:
+    return {"name": path.name, "data": base64.b64encode(path.read_bytes()).decode()}
+
+
+def set_up_world(stand: str, checkout: Path) -> None:
     """The maintainers' chats as the suite finds them: their test user who started the bot, a supergroup titled
     after the bot with a photo, a forum, a channel the user owns with several bot administrators and members, and
-    the user's personal channel with two posts."""
+    the user's personal channel with two posts, and the bot's BotFather game."""
     sim(stand, "reset")
     # The maintainers' chats are years old: their first messages are past the two days a bot may delete in. The
     # world is made three days ago, then the clock is put back to now (the suite's close dates are real times).
@@ -203,6 +216,9 @@ def set_up_world(stand: str) -> None:
     for text in ("Hello from the test user's channel", "A second post"):
         bot_upload(stand, "sendMessage", {"chat_id": str(PERSONAL_CHANNEL), "text": text}, "none", "none", b"")
     sim(stand, "profile", {"user": PERSON, "personal_chat": PERSONAL_CHANNEL})
+    data = checkout / "tests" / "data"
+    game = {**GAME, "photo": file_part(data / "game.png"), "animation": file_part(data / "game.gif")}
+    sim(stand, f"bots/{BOT_ID}/games", game)
     sim(stand, "clock", {"advance": 3 * 86400})
 
 
@@ -231,7 +247,7 @@ def main(argv: list[str]) -> int:
                 time.sleep(0.1)
         cert, key = self_signed(work)
         tls_front(cert, key, secure, plain)
-        set_up_world(url)
+        set_up_world(url, checkout)
         (work / "pytest.ini").write_text(INI)
         env = {**os.environ, "PTB_STAND_URL": f"https://127.0.0.1:{secure}"}
         env |= {"SSL_CERT_FILE": str(cert), "GITHUB_ACTIONS": "true", "TEST_WITH_OPT_DEPS": "false"}

@@ -20,7 +20,9 @@ from telegram import InputFile
 from tests.clients import ptb_bot
 from tests.conftest import Wire
 from tests.media.media_helpers import image_bytes, upload
+from tests.plugin.test_client import bot_call
 from tgfake.media import PHOTO_SIZE_BOXES, photo_size_plan
+from tgfake.testing import StandClient
 
 
 def picture(fmt: str, size: tuple[int, int], mode: str = "RGB") -> bytes:
@@ -242,3 +244,43 @@ async def test_profile_and_chat_photos_are_kept_in_a_profile_photos_sizes(wire: 
     photo = (await wire.ok("getChat", chat_id=made["chat_id"]))["photo"]
     small, big = (await downloaded(wire, photo["small_file_id"]))[1], (await downloaded(wire, photo["big_file_id"]))[1]
     assert (dimensions(small), dimensions(big)) == (("JPEG", (160, 160)), ("JPEG", (640, 640)))
+
+
+async def test_a_botfather_game_shows_its_photo_sizes_and_animation(wire: Wire) -> None:
+    await wire.say("hi")
+    game = {"short_name": "runner", "title": "Runner", "description": "Run, jump, score.",
+            "photo": {"name": "game.png", "data": b64(picture("PNG", (640, 360)))},
+            "animation": {"name": "game.gif", "data": b64(picture("GIF", (320, 180)))}}  # fmt: skip
+    me = (await wire.ok("getMe"))["id"]
+    status, made = await wire.sim("POST", f"/sim/bots/{me}/games", game)
+    assert status == 200, made
+    async with ptb_bot(wire) as bot:  # python-telegram-bot reads the Game, its photo sizes and animation
+        sent = await bot.send_game(4242, "runner")
+    assert sent.game is not None
+    assert (sent.game.title, sent.game.description) == ("Runner", "Run, jump, score.")
+    assert [(p.width, p.height) for p in sent.game.photo] == [(90, 51), (320, 180), (640, 360)]
+    assert sent.game.animation is not None
+    assert (sent.game.animation.width, sent.game.animation.height) == (320, 180)
+    assert sent.game.animation.thumbnail is not None  # drawn from the GIF's first frame
+    assert made["game"] == sent.game.to_dict()
+    other = await wire.ok("sendGame", chat_id=4242, game_short_name="unknown")
+    assert other["game"] == {"title": "unknown", "description": "", "photo": []}  # a name BotFather never made
+    bad = {**game, "photo": {"name": "x.png", "data": b64(b"not a picture")}}
+    status, refused = await wire.sim("POST", f"/sim/bots/{me}/games", bad)
+    assert (status, refused) == (400, {"error": "photo: photo is not a PNG, JPEG or GIF image"})
+    status, refused = await wire.sim("POST", "/sim/bots/999/games", game)
+    assert status == 404, refused
+
+
+def test_the_testing_client_makes_a_game_and_a_personal_chat(tgfake: StandClient) -> None:
+    status, me = bot_call(tgfake, "getMe")  # the bot bot_call plays (any token is a bot of its own here)
+    assert status == 200, me
+    made = tgfake.make_game("dash", "Dash", "Dash through.", picture("JPEG", (640, 360)), bot=me["result"]["id"])
+    assert [(p["width"], p["height"]) for p in made["game"]["photo"]] == [(90, 51), (320, 180), (640, 360)]
+    tgfake.send("hi")
+    status, sent = bot_call(tgfake, "sendGame", chat_id=4242, game_short_name="dash")
+    assert (status, sent["result"]["game"]) == (200, made["game"])
+    channel = tgfake.create_chat("Alice's notes", type="channel")
+    assert tgfake.set_profile("alice", personal_chat=channel.id)["personal_chat"] == channel.id
+    status, chat = bot_call(tgfake, "getChat", chat_id=4242)
+    assert (status, chat["result"]["personal_chat"]["id"]) == (200, channel.id)

@@ -163,7 +163,7 @@ ABOVE_MEDIA = frozenset({"photo", "video", "animation"})
 
 @bot_method("sendPhoto")
 async def send_photo(ctx: BotCall, p: Params) -> Any:
-    """One PhotoSize with the image's real width and height; PNG, JPEG or GIF up to 10 MiB, or a photo's file id."""
+    """The photo in Telegram's sizes (90, 320, 800, 1280 px), smallest first; a PNG, JPEG or GIF to 10 MiB, or an id."""
     return await _send_file(ctx, p, "photo")
 
 

@@ -19,11 +19,12 @@ from tgfake.errors import SimError, TelegramError
 from tgfake.filestore import PERSON_MAX_DOCUMENT, PERSON_MAX_PHOTO, default_name, draw_sizes, mint
 from tgfake.media import MAX_CAPTION_LENGTH, PROFILE_PHOTO_BOXES, describe, image_size, picture_size
 from tgfake.text import FormattedText, format_text
+from tgfake.world.games import Game
 from tgfake.world.person import inject, person_chat
 
 if TYPE_CHECKING:
     from tgfake.chats import Chat
-    from tgfake.models import AlbumIn, FileIn, FilePartIn, MediaFieldsIn, ProfileAudioIn, SenderFields
+    from tgfake.models import AlbumIn, FileIn, FilePartIn, GameIn, MediaFieldsIn, ProfileAudioIn, SenderFields
     from tgfake.world.telegram import Telegram
 
 STATED = ("duration", "width", "height", "length", "performer", "title", "emoji")
@@ -294,3 +295,22 @@ def _profile_photo(stand: Telegram, checked: CheckedFile) -> StoredFile:
 def _file(media: Media) -> StoredFile:
     assert media.file is not None
     return media.file
+
+
+# --- BotFather's games ------------------------------------------------------------------------------------------------
+def make_game(stand: Telegram, bot_id: int, body: GameIn, photo: bytes, animation: bytes | None) -> dict[str, object]:
+    """A game for the bot (``body.short_name``): its photo (and animation) checked as a client's files are, kept in
+    the one file store with their sizes and thumbnail; answers ``{"bot_id", "short_name", "game"}``."""
+    from tgfake.models import MediaFieldsIn
+
+    photo_part = _checked("photo", "photo", body.photo.name, photo, MediaFieldsIn(), stand=stand,
+                          file_id=body.photo.file_id)  # fmt: skip
+    moving = None
+    if body.animation is not None:
+        moving = _checked("animation", "animation", body.animation.name, animation or b"", MediaFieldsIn(),
+                          stand=stand, file_id=body.animation.file_id)  # fmt: skip
+    game = Game(body.title, body.description, _file(store(stand, photo_part)))
+    if moving is not None:
+        game.animation = _file(store(stand, moving))
+    stand.world.games.catalogue[(bot_id, body.short_name)] = game
+    return {"bot_id": bot_id, "short_name": body.short_name, "game": game.json()}
