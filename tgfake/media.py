@@ -26,6 +26,7 @@ from typing import Any
 
 from PIL import Image
 
+from tgfake import errors
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
 
@@ -245,6 +246,18 @@ def image_size(data: bytes) -> tuple[int, int] | None:
     return width, height
 
 
+MAX_PHOTO_SIDES = 10000
+"""A photo's width and height together at most (the Bot API: "The photo's width and height must not exceed 10000 in
+total")."""
+MAX_PHOTO_RATIO = 20
+"""A photo's longer side at most this many times its shorter ("Width and height ratio must be at most 20")."""
+
+
+def photo_dimensions_valid(width: int, height: int) -> bool:
+    """What Telegram's server takes as a photo (else ``PHOTO_INVALID_DIMENSIONS``): the Bot API's two rules."""
+    return width + height <= MAX_PHOTO_SIDES and max(width, height) <= MAX_PHOTO_RATIO * min(width, height)
+
+
 MAX_LENGTH = 10000
 """The widest or tallest a video, animation or video note may be said to be (Client.cpp's ``MAX_LENGTH``)."""
 MAX_DURATION = 24 * 60 * 60
@@ -312,6 +325,8 @@ def describe(kind: str, p: Params | dict[str, Any], data: bytes) -> tuple[tuple[
         found = image_size(data)
         if found is None:
             raise bad_request(IMAGE_PROCESS_FAILED)
+        if not photo_dimensions_valid(*found):
+            raise bad_request(errors.PHOTO_INVALID_DIMENSIONS)
         return found, {}
     if kind == "document":
         return (0, 0), {}
@@ -384,12 +399,19 @@ def photo_size_plan(
     return plan
 
 
+MAX_DRAWN_PIXELS = (MAX_PHOTO_SIDES // 2) ** 2
+"""The largest picture a size or thumbnail is drawn from: the largest photo Telegram takes (5000×5000). A larger
+picture (a huge PNG sent as a document) gets no thumbnail, so that no upload makes the stand decode more."""
+
+
 def _open_picture(data: bytes) -> Image.Image | None:
-    """The first frame of any picture Pillow reads, loaded; None for anything else (or a decompression bomb)."""
+    """The first frame of any picture Pillow reads, up to :data:`MAX_DRAWN_PIXELS`, loaded; None for anything else."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             img = Image.open(io.BytesIO(data))
+            if img.size[0] * img.size[1] > MAX_DRAWN_PIXELS:
+                return None
             img.seek(0)
             img.load()
     except Exception:  # untrusted bytes: anything Pillow cannot read is simply not a picture

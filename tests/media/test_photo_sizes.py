@@ -284,3 +284,18 @@ def test_the_testing_client_makes_a_game_and_a_personal_chat(tgfake: StandClient
     assert tgfake.set_profile("alice", personal_chat=channel.id)["personal_chat"] == channel.id
     status, chat = bot_call(tgfake, "getChat", chat_id=4242)
     assert (status, chat["result"]["personal_chat"]["id"]) == (200, channel.id)
+
+
+async def test_a_photo_telegram_would_not_take_is_refused_in_its_words(wire: Wire) -> None:
+    """The Bot API's rules: width and height add up to at most 10000, the longer at most 20 times the shorter."""
+    for size in ((9600, 480), (2100, 100)):  # 10080 in all (at a ratio of 20); a ratio of 21
+        status, body = await upload(wire, "sendPhoto", "photo", "p.png", image_bytes("PNG", size), chat_id=4242)
+        assert (status, body["description"]) == (400, "Bad Request: PHOTO_INVALID_DIMENSIONS"), size
+        sent = {"photo": {"name": "p.png", "data": b64(image_bytes("PNG", size))}}
+        status, answer = await wire.sim("POST", "/sim/file", sent)
+        rule = "width and height add up to at most 10000, the longer at most 20 times the shorter"
+        assert (status, answer["error"]) == (400, f"photo is {size[0]}×{size[1]}: Telegram takes a photo whose {rule}")
+    status, body = await upload(wire, "sendPhoto", "photo", "p.png", image_bytes("PNG", (2000, 100)), chat_id=4242)
+    assert status == 200, body  # exactly 20 times: taken
+    assert [(s["width"], s["height"]) for s in body["result"]["photo"]] == [(90, 4), (320, 16), (800, 40), (1280, 64)]
+    assert await wire.text() == "[1] bot: [photo p.png 1280x64]\n"  # nothing stored for the refused ones

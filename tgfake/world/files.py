@@ -17,7 +17,16 @@ from typing import TYPE_CHECKING, Any
 from tgfake.content import CAPTIONED, FILE_KINDS, Media, StoredFile
 from tgfake.errors import SimError, TelegramError
 from tgfake.filestore import PERSON_MAX_DOCUMENT, PERSON_MAX_PHOTO, default_name, draw_sizes, mint
-from tgfake.media import MAX_CAPTION_LENGTH, PROFILE_PHOTO_BOXES, describe, image_size, picture_size
+from tgfake.media import (
+    MAX_CAPTION_LENGTH,
+    MAX_PHOTO_RATIO,
+    MAX_PHOTO_SIDES,
+    PROFILE_PHOTO_BOXES,
+    describe,
+    image_size,
+    photo_dimensions_valid,
+    picture_size,
+)
 from tgfake.text import FormattedText, format_text
 from tgfake.world.games import Game
 from tgfake.world.person import inject, person_chat
@@ -112,6 +121,10 @@ def check_file(kind: str, name: str, data: bytes, fields: MediaFieldsIn, *, ment
             raise SimError(400, f"{article(kind)} has no {key}")
     if kind == "photo" and image_size(data) is None:
         raise SimError(400, "photo is not a PNG, JPEG or GIF image")
+    width, height = (image_size(data) or (1, 1)) if kind == "photo" else (1, 1)
+    if not photo_dimensions_valid(width, height):
+        rule = f"width and height add up to at most {MAX_PHOTO_SIDES}, the longer at most {MAX_PHOTO_RATIO} times"
+        raise SimError(400, f"photo is {width}×{height}: Telegram takes a photo whose {rule} the shorter")
     if kind == "sticker" and picture_size(data) is None and not data.startswith(_STICKER_MAGIC):
         raise SimError(400, "sticker is not a WEBP or PNG image, a .tgs animation or a WEBM video")
     try:
