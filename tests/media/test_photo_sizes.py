@@ -150,7 +150,15 @@ async def test_thumbnails_are_drawn_where_telegram_draws_them(wire: Wire) -> Non
             *drawn[1],
             len(got),
         )
-    assert body["result"]["video_note"]["file_id"] != body["result"]["video_note"]["thumbnail"]["file_id"]
+    thumbnail_id = body["result"]["video_note"]["thumbnail"]["file_id"]
+    assert body["result"]["video_note"]["file_id"] != thumbnail_id
+    resp = await wire.client.post(f"/bot{wire.token}/sendDocument", data={"chat_id": 4242, "document": thumbnail_id})
+    assert (resp.status, (await resp.json())["description"]) == (400, "Bad Request: type of file mismatch")
+    status, answer = await wire.sim("POST", "/sim/file", {"document": {"file_id": thumbnail_id}})
+    assert (status, answer) == (
+        400,
+        {"error": f"{thumbnail_id} is a thumbnail Telegram drew: it is never sent on its own"},
+    )
     status, video = await send_with_thumbnail(wire, "sendVideo", "video", "v.mp4", mp4, None)
     assert video["result"]["video"]["mime_type"] == "video/mp4"  # any ISO BMFF brand is an MP4 to Telegram
     assert "thumbnail" not in video["result"]["video"]  # no frame the stand can draw, and none given

@@ -83,6 +83,8 @@ def resent(stand: Telegram, kind: str, file_id: str) -> StoredFile:
         known = stand.world.files.get(known.of, known)
     if known is None:
         raise SimError(404, f"no file {file_id!r} in the stand (a file id comes from a sent file's message)")
+    if known.kind == "thumbnail":
+        raise SimError(400, f"{file_id} is a thumbnail Telegram drew: it is never sent on its own")
     if known.kind != kind:
         raise SimError(400, f"{file_id} is {article(known.kind)}: it is sent again only as {article(known.kind)}")
     return known
