@@ -17,6 +17,7 @@ from tgfake.media import (
     MAX_DOCUMENT_BYTES,
     MAX_PHOTO_BYTES,
     PHOTO_SIZE_BOXES,
+    PROFILE_PHOTO_BOXES,
     THUMBNAIL_BOX,
     draw,
     fit,
@@ -107,7 +108,13 @@ def draw_sizes(
     """A photo as Telegram keeps it (:func:`tgfake.media.photo_size_plan`): the upload itself as its largest size
     when it fits the largest class (a test reads back the very bytes it sent), else scaled down to it; and each
     smaller class drawn from it, every size a file of its own (``of`` names the photo, so its id sends the photo).
-    ``boxes`` are the classes: a message's photo's, or a profile photo's (:data:`tgfake.media.PROFILE_PHOTO_BOXES`)."""
+    ``boxes`` are the classes: a message's photo's, or a profile photo's (:data:`tgfake.media.PROFILE_PHOTO_BOXES`),
+    which is cut to its centred square first, as Telegram crops a profile photo."""
+    if boxes is PROFILE_PHOTO_BOXES and width != height:
+        side = min(width, height)
+        cropped = draw(data, side, side, square=True)
+        if cropped is not None:
+            data, width, height = cropped, side, side
     plan = photo_size_plan(width, height, boxes)
     *smaller, (_, top_width, top_height) = plan
     if (top_width, top_height) != (width, height):

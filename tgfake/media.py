@@ -364,8 +364,9 @@ PHOTO_SIZE_BOXES = (("s", 90), ("m", 320), ("x", 800), ("y", 1280))
 """Telegram's photo size classes a bot's or a person's photo is kept in (type, longest side): ``s`` 90, ``m`` 320,
 ``x`` 800, ``y`` 1280. ``w`` (2560) is kept only for a photo an app sends in HD, which neither sends here."""
 PROFILE_PHOTO_BOXES = (("a", 160), ("b", 320), ("c", 640))
-"""A profile photo's classes (a person's ``POST /sim/profile`` photos, the bot's setMyProfilePhoto): 160, 320 and
-640 px, Telegram's sizes of a profile photo."""
+"""A profile photo's classes (a person's ``POST /sim/profile`` photos, the bot's setMyProfilePhoto, a chat's photo):
+squares of 160, 320 and 640 px, Telegram's crops of a profile photo (td's ``as_fake_dialog_photo`` takes ``a`` as
+a ChatPhoto's small file and ``c`` as its big one)."""
 THUMBNAIL_BOX = 320
 """A thumbnail's longest side at most (the Bot API: "A thumbnail's width and height should not exceed 320")."""
 JPEG_QUALITY = 85
@@ -419,12 +420,17 @@ def _open_picture(data: bytes) -> Image.Image | None:
     return img
 
 
-def draw(data: bytes, width: int, height: int, fmt: str = "JPEG") -> bytes | None:
+def draw(data: bytes, width: int, height: int, fmt: str = "JPEG", *, square: bool = False) -> bytes | None:
     """The picture in ``data`` (its first frame) scaled to ``width`` × ``height`` and written as ``fmt`` (JPEG or
-    WEBP); None when ``data`` is no picture Pillow reads."""
+    WEBP); ``square`` first cuts the largest centred square out of it (a profile photo's crop). None when ``data``
+    is no picture Pillow reads."""
     img = _open_picture(data)
     if img is None:
         return None
+    if square and img.size[0] != img.size[1]:
+        side = min(img.size)
+        left, top = (img.size[0] - side) // 2, (img.size[1] - side) // 2
+        img = img.crop((left, top, left + side, top + side))
     has_alpha = img.mode in ("RGBA", "LA", "PA") or (img.mode == "P" and "transparency" in img.info)
     if fmt == "JPEG":
         img = img.convert("RGBA") if has_alpha else img.convert("RGB")

@@ -238,7 +238,8 @@ async def test_profile_and_chat_photos_are_kept_in_a_profile_photos_sizes(wire: 
     me = (await wire.ok("getMe"))["id"]
     mine = await wire.ok("getUserProfilePhotos", user_id=me)
     assert mine["total_count"] == 1
-    assert [(s["width"], s["height"]) for s in mine["photos"][0]] == [(160, 107), (300, 200)]
+    assert [(s["width"], s["height"]) for s in mine["photos"][0]] == [(160, 160), (200, 200)]  # cut square
+    assert dimensions((await downloaded(wire, mine["photos"][0][-1]["file_id"]))[1]) == ("JPEG", (200, 200))
     assert await wire.ok("removeMyProfilePhoto") is True
     assert await wire.ok("getUserProfilePhotos", user_id=me) == {"total_count": 0, "photos": []}
     # a chat's photo: ChatPhoto's small file is the 160 px size, its big one the largest
