@@ -27,13 +27,14 @@ from tgfake.media import (
     photo_dimensions_valid,
     picture_size,
 )
+from tgfake.models import MediaFieldsIn
 from tgfake.text import FormattedText, format_text
 from tgfake.world.games import Game
 from tgfake.world.person import inject, person_chat
 
 if TYPE_CHECKING:
     from tgfake.chats import Chat
-    from tgfake.models import AlbumIn, FileIn, FilePartIn, GameIn, MediaFieldsIn, ProfileAudioIn, SenderFields
+    from tgfake.models import AlbumIn, FileIn, FilePartIn, GameIn, ProfileAudioIn, SenderFields
     from tgfake.world.telegram import Telegram
 
 STATED = ("duration", "width", "height", "length", "performer", "title", "emoji")
@@ -237,8 +238,6 @@ def set_profile(
     audios: list[tuple[ProfileAudioIn, bytes]] | None,
 ) -> dict[str, object]:
     """Replace the lists given (None keeps one); every file is checked before any is stored."""
-    from tgfake.models import MediaFieldsIn
-
     new_photos = [
         _checked(f"photos[{i}]", "photo", part.name, data, MediaFieldsIn(), stand=stand, file_id=part.file_id)
         for i, (part, data) in enumerate(photos or [])
@@ -316,8 +315,6 @@ def _file(media: Media) -> StoredFile:
 def make_game(stand: Telegram, bot_id: int, body: GameIn, photo: bytes, animation: bytes | None) -> dict[str, object]:
     """A game for the bot (``body.short_name``): its photo (and animation) checked as a client's files are, kept in
     the one file store with their sizes and thumbnail; answers ``{"bot_id", "short_name", "game"}``."""
-    from tgfake.models import MediaFieldsIn
-
     photo_part = _checked("photo", "photo", body.photo.name, photo, MediaFieldsIn(), stand=stand,
                           file_id=body.photo.file_id)  # fmt: skip
     moving = None
