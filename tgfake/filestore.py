@@ -20,6 +20,7 @@ from tgfake.media import (
     PROFILE_PHOTO_BOXES,
     THUMBNAIL_BOX,
     draw,
+    draw_all,
     fit,
     mime_type,
     photo_size_plan,
@@ -115,20 +116,19 @@ def draw_sizes(
         cropped = draw(data, side, side, square=True)
         if cropped is not None:
             data, width, height = cropped, side, side
-    plan = photo_size_plan(width, height, boxes)
-    *smaller, (_, top_width, top_height) = plan
-    if (top_width, top_height) != (width, height):
-        scaled = draw(data, top_width, top_height)
-        if scaled is not None:
-            data, width, height = scaled, top_width, top_height
+    plan = [(w, h) for _, w, h in photo_size_plan(width, height, boxes)]
+    scaled = plan[-1] != (width, height)  # larger than the largest class: kept only scaled down
+    drawn = draw_all(data, plan if scaled else plan[:-1]) if len(plan) > 1 or scaled else []
+    if drawn is None:  # not drawable (too large a picture): the photo as it is, alone
+        drawn, plan = [], [(width, height)]
+    elif scaled:
+        data, (width, height) = drawn.pop(), plan[-1]
     photo = _keep(stand, "photo", name, data, width, height, meta)
     sizes: list[StoredFile] = []
-    for _, size_width, size_height in smaller:
-        drawn = draw(data, size_width, size_height)
-        if drawn is not None:
-            size = _keep(stand, "photo", name, drawn, size_width, size_height)
-            size.of = photo.file_id
-            sizes.append(size)
+    for picture, (size_width, size_height) in zip(drawn, plan, strict=False):
+        size = _keep(stand, "photo", name, picture, size_width, size_height)
+        size.of = photo.file_id
+        sizes.append(size)
     photo.sizes = tuple(sizes)
     return photo
 

@@ -41,6 +41,7 @@ __all__ = [
     "describe",
     "detect_content_type",
     "draw",
+    "draw_all",
     "image_size",
     "mime_type",
     "photo_size_plan",
@@ -405,14 +406,18 @@ MAX_DRAWN_PIXELS = (MAX_PHOTO_SIDES // 2) ** 2
 picture (a huge PNG sent as a document) gets no thumbnail, so that no upload makes the stand decode more."""
 
 
-def _open_picture(data: bytes) -> Image.Image | None:
-    """The first frame of any picture Pillow reads, up to :data:`MAX_DRAWN_PIXELS`, loaded; None for anything else."""
+def _open_picture(data: bytes, target: tuple[int, int] | None = None) -> Image.Image | None:
+    """The first frame of any picture Pillow reads, up to :data:`MAX_DRAWN_PIXELS`, loaded; None for anything else.
+    A JPEG is decoded at the smallest of its reduced scales still at least ``target`` (libjpeg's DCT scaling: what
+    makes drawing a large photo's sizes cheap)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             img = Image.open(io.BytesIO(data))
             if img.size[0] * img.size[1] > MAX_DRAWN_PIXELS:
                 return None
+            if target is not None and img.format == "JPEG":
+                img.draft("RGB", target)
             img.seek(0)
             img.load()
     except Exception:  # untrusted bytes: anything Pillow cannot read is simply not a picture
@@ -424,7 +429,17 @@ def draw(data: bytes, width: int, height: int, fmt: str = "JPEG", *, square: boo
     """The picture in ``data`` (its first frame) scaled to ``width`` × ``height`` and written as ``fmt`` (JPEG or
     WEBP); ``square`` first cuts the largest centred square out of it (a profile photo's crop). None when ``data``
     is no picture Pillow reads."""
-    img = _open_picture(data)
+    drawn = draw_all(data, [(width, height)], fmt, square=square)
+    return drawn[0] if drawn else None
+
+
+def draw_all(
+    data: bytes, sizes: list[tuple[int, int]], fmt: str = "JPEG", *, square: bool = False
+) -> list[bytes] | None:
+    """:func:`draw` of several sizes, largest first, from one decoding: each is scaled from the one before it."""
+    if not sizes:
+        return []
+    img = _open_picture(data, None if square else max(sizes, key=lambda size: size[0] * size[1]))
     if img is None:
         return None
     if square and img.size[0] != img.size[1]:
@@ -432,22 +447,22 @@ def draw(data: bytes, width: int, height: int, fmt: str = "JPEG", *, square: boo
         left, top = (img.size[0] - side) // 2, (img.size[1] - side) // 2
         img = img.crop((left, top, left + side, top + side))
     has_alpha = img.mode in ("RGBA", "LA", "PA") or (img.mode == "P" and "transparency" in img.info)
-    if fmt == "JPEG":
-        img = img.convert("RGBA") if has_alpha else img.convert("RGB")
-        if has_alpha:  # a JPEG has no transparency: the picture is laid on white
-            white = Image.new("RGB", img.size, (255, 255, 255))
-            white.paste(img, mask=img.getchannel("A"))
-            img = white
-    else:
-        img = img.convert("RGBA" if has_alpha else "RGB")
-    if img.size != (width, height):
-        img = img.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=3.0)
-    out = io.BytesIO()
-    if fmt == "JPEG":
-        img.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=2, optimize=True)
-    else:
-        img.save(out, fmt, quality=JPEG_QUALITY, method=4)
-    return out.getvalue()
+    img = img.convert("RGBA" if has_alpha else "RGB")
+    if fmt == "JPEG" and has_alpha:  # a JPEG has no transparency: the picture is laid on white
+        white = Image.new("RGB", img.size, (255, 255, 255))
+        white.paste(img, mask=img.getchannel("A"))
+        img = white
+    drawn = [b""] * len(sizes)
+    for i in sorted(range(len(sizes)), key=lambda i: -sizes[i][0] * sizes[i][1]):  # largest first
+        if img.size != sizes[i]:
+            img = img.resize(sizes[i], Image.Resampling.LANCZOS, reducing_gap=3.0)
+        buf = io.BytesIO()
+        if fmt == "JPEG":
+            img.save(buf, "JPEG", quality=JPEG_QUALITY, subsampling=2, optimize=True)
+        else:
+            img.save(buf, fmt, quality=JPEG_QUALITY, method=4)
+        drawn[i] = buf.getvalue()
+    return drawn
 
 
 def picture_format(data: bytes) -> str:
