@@ -38,6 +38,9 @@ class StoredFile:
     height: int = 0
     kind: str = "document"  # one of content.FILE_KINDS: a file id is re-sent only as its own kind
     meta: dict[str, Any] = field(default_factory=dict)  # duration, emoji...: what the file shows for its kind
+    sizes: tuple[StoredFile, ...] = ()  # a photo's smaller sizes, drawn from it, smallest first (tgfake/filestore.py)
+    thumbnail: StoredFile | None = None  # the thumbnail drawn for a video, document, sticker... (Telegram's)
+    of: str = ""  # a drawn size of a photo: that photo's file id (a send of this id sends the whole photo)
 
     @property
     def size(self) -> int:
@@ -85,25 +88,33 @@ def _file_object(kind: str, f: StoredFile, fields: dict[str, Any]) -> dict[str, 
         if value is None or (key in _OPTIONAL and not value):
             continue
         out[key] = value
+    if f.thumbnail is not None:  # json_store_thumbnail: written under both names, before the file's ids
+        out["thumbnail"] = out["thumb"] = photo_size(f.thumbnail)
     out["file_id"] = f.file_id
     out["file_unique_id"] = f.unique_id
     out["file_size"] = f.size
     return out
 
 
+def photo_size(f: StoredFile) -> dict[str, Any]:
+    """One PhotoSize (Client.cpp's JsonPhotoSize and JsonThumbnail: the file's ids and size, then its dimensions)."""
+    return {"file_id": f.file_id, "file_unique_id": f.unique_id, "file_size": f.size, "width": f.width,
+            "height": f.height}  # fmt: skip
+
+
 def photo_sizes(f: StoredFile) -> list[dict[str, Any]]:
-    """One PhotoSize: the image as uploaded (the stand makes no thumbnails)."""
-    return [
-        {"file_id": f.file_id, "file_unique_id": f.unique_id, "width": f.width, "height": f.height, "file_size": f.size}
-    ]
+    """A photo's PhotoSize array: the sizes drawn from it, smallest first, then the photo itself (tgfake/filestore.py
+    ``draw_sizes``)."""
+    return [photo_size(size) for size in (*f.sizes, f)]
 
 
 def live_photo_json(photo: StoredFile, video: StoredFile) -> dict[str, Any]:
     """JsonLivePhoto: the still's sizes, then the motion part's duration, size, type and file."""
     out: dict[str, Any] = {"photo": photo_sizes(photo)}
     out |= {key: video.meta.get(key, 0) for key in ("duration", "width", "height")}
-    if video.mime_type:
-        out["mime_type"] = video.mime_type
+    mime = video.meta.get("mime_type") or video.mime_type  # a video's type as describe() read it
+    if mime:
+        out["mime_type"] = mime
     return out | {"file_id": video.file_id, "file_unique_id": video.unique_id, "file_size": video.size}
 
 

@@ -363,6 +363,7 @@ MEDIA_GROUP_NOT_ARRAY = "Bad Request: expected an Array of InputMedia"
 INLINE_MESSAGE_ID_INVALID = "Bad Request: invalid inline message identifier specified"  # TDLib: none can be parsed
 PROXIMITY_RADIUS_BAD = "Bad Request: wrong live location proximity alert radius specified"
 UPSTREAM_UNREACHABLE = "Bad Gateway: the upstream {upstream} did not answer: {reason}"  # tgfake record's own
+PHOTO_INVALID_DIMENSIONS = "Bad Request: PHOTO_INVALID_DIMENSIONS"  # the server's, as td passes it on
 
 
 def default_description(code: int, retry_after: int = 0) -> str:

@@ -13,7 +13,20 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake.content import DOCUMENT_KINDS, StoredFile
 from tgfake.errors import bad_request
-from tgfake.media import MAX_DOCUMENT_BYTES, MAX_PHOTO_BYTES, mime_type
+from tgfake.media import (
+    MAX_DOCUMENT_BYTES,
+    MAX_PHOTO_BYTES,
+    PHOTO_SIZE_BOXES,
+    PROFILE_PHOTO_BOXES,
+    THUMBNAIL_BOX,
+    draw,
+    draw_all,
+    fit,
+    mime_type,
+    photo_size_plan,
+    picture_size,
+    thumbnail_plan,
+)
 from tgfake.text.cleaning import strip_empty_characters
 
 if TYPE_CHECKING:
@@ -45,6 +58,7 @@ _FOLDERS = {
     "sticker": "stickers",
     "video_note": "video_notes",
     "passport": "passport",  # Telegram Passport files, stored encrypted (tgfake/world/passport.py)
+    "thumbnail": "thumbnails",  # drawn by the stand (a video's, a sticker's...): Telegram's folder for them
 }
 MAX_FILE_NAME = 255  # code points
 _TYPES = mimetypes.MimeTypes()  # Python's own table only: the host's /etc/mime.types must not change file paths
@@ -59,9 +73,76 @@ def mint(
     width: int = 0,
     height: int = 0,
     meta: dict[str, Any] | None = None,
+    thumbnail: bytes | None = None,
 ) -> StoredFile:
     """Keep the bytes under the next id; ``kind`` decides how the file may be re-sent, ``meta`` is what the
-    file shows for its kind (a video's duration, a sticker's emoji) wherever it is sent again."""
+    file shows for its kind (a video's duration, a sticker's emoji) wherever it is sent again.
+
+    A photo is kept in Telegram's sizes (:func:`draw_sizes`), a file of another kind gets the thumbnail Telegram draws
+    for it (from its own picture, or from ``thumbnail``, the one the bot sent: :func:`tgfake.media.thumbnail_plan`).
+    The file takes the next id, its drawn sizes and thumbnail the ones after it."""
+    if kind == "photo" and data and width and height:
+        return draw_sizes(stand, name, data, width, height, meta)
+    stored = _keep(stand, kind, name, data, width, height, meta)
+    plan = thumbnail_plan(kind, data, thumbnail) if data else None
+    if plan is not None:
+        source, fmt = plan
+        found = picture_size(source)
+        assert found is not None  # thumbnail_plan only names pictures
+        thumb_width, thumb_height = fit(*found, THUMBNAIL_BOX)
+        drawn = draw(source, thumb_width, thumb_height, fmt)
+        if drawn is not None:
+            suffix = ".webp" if fmt == "WEBP" else ".jpg"
+            stored.thumbnail = _keep(stand, "thumbnail", "thumbnail" + suffix, drawn, thumb_width, thumb_height)
+    return stored
+
+
+def draw_sizes(
+    stand: Telegram,
+    name: str,
+    data: bytes,
+    width: int,
+    height: int,
+    meta: dict[str, Any] | None = None,
+    boxes: tuple[tuple[str, int], ...] = PHOTO_SIZE_BOXES,
+) -> StoredFile:
+    """A photo as Telegram keeps it (:func:`tgfake.media.photo_size_plan`): the upload itself as its largest size
+    when it fits the largest class (a test reads back the very bytes it sent), else scaled down to it; and each
+    smaller class drawn from it, every size a file of its own (``of`` names the photo, so its id sends the photo).
+    ``boxes`` are the classes: a message's photo's, or a profile photo's (:data:`tgfake.media.PROFILE_PHOTO_BOXES`),
+    which is cut to its centred square first, as Telegram crops a profile photo."""
+    if boxes is PROFILE_PHOTO_BOXES and width != height:
+        side = min(width, height)
+        cropped = draw(data, side, side, square=True)
+        if cropped is not None:
+            data, width, height = cropped, side, side
+    plan = [(w, h) for _, w, h in photo_size_plan(width, height, boxes)]
+    scaled = plan[-1] != (width, height)  # larger than the largest class: kept only scaled down
+    drawn = draw_all(data, plan if scaled else plan[:-1]) if len(plan) > 1 or scaled else []
+    if drawn is None:  # not drawable (too large a picture): the photo as it is, alone
+        drawn, plan = [], [(width, height)]
+    elif scaled:
+        data, (width, height) = drawn.pop(), plan[-1]
+    photo = _keep(stand, "photo", name, data, width, height, meta)
+    sizes: list[StoredFile] = []
+    for picture, (size_width, size_height) in zip(drawn, plan, strict=False):
+        size = _keep(stand, "photo", name, picture, size_width, size_height)
+        size.of = photo.file_id
+        sizes.append(size)
+    photo.sizes = tuple(sizes)
+    return photo
+
+
+def _keep(
+    stand: Telegram,
+    kind: str,
+    name: str,
+    data: bytes,
+    width: int = 0,
+    height: int = 0,
+    meta: dict[str, Any] | None = None,
+) -> StoredFile:
+    """The bytes under the next id (``file_N`` / ``ufile_N``)."""
     n = len(stand.world.files) + 1
     stored = StoredFile(
         file_id=f"file_{n}",
@@ -124,6 +205,8 @@ def for_resend(stand: Telegram, value: str, kind: str, any_document: bool = Fals
     """A send naming a file by id: the very file (no new id), of the same kind (or, with ``any_document``, of the
     same TDLib file type class, documents and the like); a URL cannot be fetched here."""
     stored = stand.world.files.get(value.strip())
+    if stored is not None and stored.of:  # one size of a photo: the photo is sent, with all its sizes
+        stored = stand.world.files.get(stored.of, stored)
     if stored is None and HTTP_URL.match(value.strip()):
         raise bad_request(URL_UNFETCHABLE)
     if stored is None:

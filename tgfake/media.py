@@ -9,6 +9,10 @@ HTML rules), so the table is ported here: a small, fixed list of byte patterns c
 Photo sizes come from Pillow, which reads an image's header without decoding the pixels; durations (and an
 audio file's title and artist tags) come from mutagen, which reads MP3, OGG, MP4/M4A, FLAC and WAV headers.
 Video width and height are taken as the bot states them (no pure-Python library reads them from MP4/WebM).
+
+Telegram keeps a photo in several sizes and draws thumbnails; so does the stand, with Pillow (:func:`photo_size_plan`,
+:func:`thumbnail_plan`, :func:`draw`): really scaled images, JPEG (a sticker's thumbnail WEBP) at
+:data:`JPEG_QUALITY`. Which sizes and thumbnails exist, and why, is in docs/media.md ("Photo sizes and thumbnails").
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Any
 
 from PIL import Image
 
+from tgfake import errors
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
 
@@ -31,10 +36,16 @@ __all__ = [
     "MAX_DOCUMENT_BYTES",
     "MAX_PHOTO_BYTES",
     "PHOTO_FORMATS",
+    "PHOTO_SIZE_BOXES",
+    "PROFILE_PHOTO_BOXES",
     "describe",
     "detect_content_type",
+    "draw",
+    "draw_all",
     "image_size",
     "mime_type",
+    "photo_size_plan",
+    "thumbnail_plan",
 ]
 
 MAX_PHOTO_BYTES = 10 * 1024 * 1024
@@ -236,6 +247,18 @@ def image_size(data: bytes) -> tuple[int, int] | None:
     return width, height
 
 
+MAX_PHOTO_SIDES = 10000
+"""A photo's width and height together at most (the Bot API: "The photo's width and height must not exceed 10000 in
+total")."""
+MAX_PHOTO_RATIO = 20
+"""A photo's longer side at most this many times its shorter ("Width and height ratio must be at most 20")."""
+
+
+def photo_dimensions_valid(width: int, height: int) -> bool:
+    """What Telegram's server takes as a photo (else ``PHOTO_INVALID_DIMENSIONS``): the Bot API's two rules."""
+    return width + height <= MAX_PHOTO_SIDES and max(width, height) <= MAX_PHOTO_RATIO * min(width, height)
+
+
 MAX_LENGTH = 10000
 """The widest or tallest a video, animation or video note may be said to be (Client.cpp's ``MAX_LENGTH``)."""
 MAX_DURATION = 24 * 60 * 60
@@ -303,6 +326,8 @@ def describe(kind: str, p: Params | dict[str, Any], data: bytes) -> tuple[tuple[
         found = image_size(data)
         if found is None:
             raise bad_request(IMAGE_PROCESS_FAILED)
+        if not photo_dimensions_valid(*found):
+            raise bad_request(errors.PHOTO_INVALID_DIMENSIONS)
         return found, {}
     if kind == "document":
         return (0, 0), {}
@@ -320,13 +345,147 @@ def describe(kind: str, p: Params | dict[str, Any], data: bytes) -> tuple[tuple[
     if kind == "sticker":
         width, height = picture_size(data) or (512, 512)
         animated = data.startswith(b"\x1f\x8b")  # a .tgs sticker is gzipped Lottie JSON
-        fields = {"width": width, "height": height, "emoji": str(p.get("emoji") or ""), "set_name": ""}
-        fields |= {"is_animated": animated, "is_video": data.startswith(b"\x1a\x45\xdf\xa3"), "type": "regular"}
+        fields: dict[str, Any] = {"width": width, "height": height, "emoji": str(p.get("emoji") or "")}
+        fields |= {"set_name": "", "is_animated": animated, "is_video": data.startswith(b"\x1a\x45\xdf\xa3")}
+        fields["type"] = "regular"
         return (width, height), fields
     width, height = _bounded(p, "width", MAX_LENGTH), _bounded(p, "height", MAX_LENGTH)
     if kind == "animation" and not (width and height):
         width, height = picture_size(data) or (width, height)
     fields = {"duration": duration, "width": width, "height": height}
+    if kind == "video" and data[4:8] == b"ftyp":  # any ISO BMFF brand (isom, mp42...): Telegram says video/mp4
+        fields["mime_type"] = "video/quicktime" if data[8:12] == b"qt  " else "video/mp4"
     if kind == "video" and _bounded(p, "start_timestamp", MAX_DURATION):
         fields["start_timestamp"] = _bounded(p, "start_timestamp", MAX_DURATION)
     return (width, height), fields
+
+
+# --- photo sizes and thumbnails -------------------------------------------------------------------------------------
+PHOTO_SIZE_BOXES = (("s", 90), ("m", 320), ("x", 800), ("y", 1280))
+"""Telegram's photo size classes a bot's or a person's photo is kept in (type, longest side): ``s`` 90, ``m`` 320,
+``x`` 800, ``y`` 1280. ``w`` (2560) is kept only for a photo an app sends in HD, which neither sends here."""
+PROFILE_PHOTO_BOXES = (("a", 160), ("b", 320), ("c", 640))
+"""A profile photo's classes (a person's ``POST /sim/profile`` photos, the bot's setMyProfilePhoto, a chat's photo):
+squares of 160, 320 and 640 px, Telegram's crops of a profile photo (td's ``as_fake_dialog_photo`` takes ``a`` as
+a ChatPhoto's small file and ``c`` as its big one)."""
+THUMBNAIL_BOX = 320
+"""A thumbnail's longest side at most (the Bot API: "A thumbnail's width and height should not exceed 320")."""
+JPEG_QUALITY = 85
+"""The quality drawn JPEGs are written at (4:2:0, optimised Huffman tables): a 50×50 thumbnail re-encoded so is
+1395 bytes, one of the sizes Telegram reported for the same thumbnail in python-telegram-bot's suite."""
+STICKER_THUMBNAIL_FORMAT = "WEBP"
+"""A sticker's thumbnail keeps its transparency, as Telegram's (a WEBP) does."""
+DRAWN_DOCUMENT_FORMATS = frozenset({"PNG", "JPEG", "GIF", "WEBP"})
+"""A document in one of these formats gets a thumbnail drawn from its own picture."""
+
+
+def fit(width: int, height: int, box: int) -> tuple[int, int]:
+    """``width`` × ``height`` scaled down (never up) so that its longest side is at most ``box``."""
+    longest = max(width, height)
+    if longest <= box:
+        return width, height
+    return max(1, round(width * box / longest)), max(1, round(height * box / longest))
+
+
+def photo_size_plan(
+    width: int, height: int, boxes: tuple[tuple[str, int], ...] = PHOTO_SIZE_BOXES
+) -> list[tuple[str, int, int]]:
+    """The sizes Telegram keeps of a ``width`` × ``height`` photo, smallest first: one per class, scaled into its box,
+    up to the first class the photo fits in whole (that size is the photo as it is); a photo larger than the
+    largest class is kept only scaled down (the last entry then differs from the original)."""
+    plan: list[tuple[str, int, int]] = []
+    for size_type, box in boxes:
+        plan.append((size_type, *fit(width, height, box)))
+        if max(width, height) <= box:
+            break
+    return plan
+
+
+MAX_DRAWN_PIXELS = (MAX_PHOTO_SIDES // 2) ** 2
+"""The largest picture a size or thumbnail is drawn from: the largest photo Telegram takes (5000×5000). A larger
+picture (a huge PNG sent as a document) gets no thumbnail, so that no upload makes the stand decode more."""
+
+
+def _open_picture(data: bytes, target: tuple[int, int] | None = None) -> Image.Image | None:
+    """The first frame of any picture Pillow reads, up to :data:`MAX_DRAWN_PIXELS`, loaded; None for anything else.
+    A JPEG is decoded at the smallest of its reduced scales still at least ``target`` (libjpeg's DCT scaling: what
+    makes drawing a large photo's sizes cheap)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            img = Image.open(io.BytesIO(data))
+            if img.size[0] * img.size[1] > MAX_DRAWN_PIXELS:
+                return None
+            if target is not None and img.format == "JPEG":
+                img.draft("RGB", target)
+            img.seek(0)
+            img.load()
+    except Exception:  # untrusted bytes: anything Pillow cannot read is simply not a picture
+        return None
+    return img
+
+
+def draw(data: bytes, width: int, height: int, fmt: str = "JPEG", *, square: bool = False) -> bytes | None:
+    """The picture in ``data`` (its first frame) scaled to ``width`` × ``height`` and written as ``fmt`` (JPEG or
+    WEBP); ``square`` first cuts the largest centred square out of it (a profile photo's crop). None when ``data``
+    is no picture Pillow reads."""
+    drawn = draw_all(data, [(width, height)], fmt, square=square)
+    return drawn[0] if drawn else None
+
+
+def draw_all(
+    data: bytes, sizes: list[tuple[int, int]], fmt: str = "JPEG", *, square: bool = False
+) -> list[bytes] | None:
+    """:func:`draw` of several sizes, largest first, from one decoding: each is scaled from the one before it."""
+    if not sizes:
+        return []
+    img = _open_picture(data, None if square else max(sizes, key=lambda size: size[0] * size[1]))
+    if img is None:
+        return None
+    if square and img.size[0] != img.size[1]:
+        side = min(img.size)
+        left, top = (img.size[0] - side) // 2, (img.size[1] - side) // 2
+        img = img.crop((left, top, left + side, top + side))
+    has_alpha = img.mode in ("RGBA", "LA", "PA") or (img.mode == "P" and "transparency" in img.info)
+    img = img.convert("RGBA" if has_alpha else "RGB")
+    if fmt == "JPEG" and has_alpha:  # a JPEG has no transparency: the picture is laid on white
+        white = Image.new("RGB", img.size, (255, 255, 255))
+        white.paste(img, mask=img.getchannel("A"))
+        img = white
+    drawn = [b""] * len(sizes)
+    for i in sorted(range(len(sizes)), key=lambda i: -sizes[i][0] * sizes[i][1]):  # largest first
+        if img.size != sizes[i]:
+            img = img.resize(sizes[i], Image.Resampling.LANCZOS, reducing_gap=3.0)
+        buf = io.BytesIO()
+        if fmt == "JPEG":
+            img.save(buf, "JPEG", quality=JPEG_QUALITY, subsampling=2, optimize=True)
+        else:
+            img.save(buf, fmt, quality=JPEG_QUALITY, method=4)
+        drawn[i] = buf.getvalue()
+    return drawn
+
+
+def picture_format(data: bytes) -> str:
+    """The format Pillow reads ``data`` as (``PNG``, ``WEBP``...), or ``""``."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as img:
+                return str(img.format or "")
+    except Exception:  # untrusted bytes: not a picture
+        return ""
+
+
+def thumbnail_plan(kind: str, data: bytes, given: bytes | None) -> tuple[bytes, str] | None:
+    """Where a file's thumbnail is drawn from, and in which format, as Telegram draws it: from the file's own
+    picture where Telegram reads one (a static sticker, a GIF animation, an image sent as a document), else from
+    the thumbnail the bot sent with it (an audio's cover, a video's, a PDF's...); None for no thumbnail (a photo has
+    sizes instead, a voice note none, an animated or video sticker is drawn from frames the stand cannot render)."""
+    own = picture_format(data)
+    if kind == "sticker" and own:
+        return data, STICKER_THUMBNAIL_FORMAT
+    if (kind == "animation" and own == "GIF") or (kind == "document" and own in DRAWN_DOCUMENT_FORMATS):
+        return data, "JPEG"
+    if kind in ("video", "video_note", "animation", "audio", "document") and given and picture_size(given):
+        return given, "JPEG"
+    return None

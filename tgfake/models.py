@@ -328,6 +328,22 @@ class ProfileIn(SimBody):
     photos: list[FilePartIn] | None = None
     audios: list[ProfileAudioIn] | None = None
     language_code: Annotated[str, Field(pattern=r"^([a-z]{2,3}(-[a-z0-9]{1,8})*)?$")] | None = None
+    personal_chat: int | None = Field(
+        None, description="the id of a channel the stand has, shown on the profile (getUserPersonalChatMessages); 0 "
+        "removes it; left out, it is kept"
+    )  # fmt: skip
+
+
+class GameIn(SimBody):
+    """``POST /sim/bots/{bot}/games``: a game the bot's owner made with BotFather's ``/newgame`` (sendGame then shows
+    it): its short name, title and description, a photo (a PNG, JPEG or GIF; BotFather asks for 640×360) and an
+    optional animation (a GIF or an MP4). A short name made again replaces that game."""
+
+    short_name: Annotated[str, Field(pattern=r"^[A-Za-z0-9_]{1,64}$")]
+    title: Annotated[str, Field(min_length=1, max_length=64)]
+    description: Annotated[str, Field(min_length=1, max_length=255)]
+    photo: FilePartIn
+    animation: FilePartIn | None = None
 
 
 class InlineIn(SenderFields):

@@ -17,8 +17,10 @@ Where the stand may connect is the ``--url-files`` policy (:data:`tgfake.options
 loopback and public addresses only, checked on every address a name resolves to (:class:`PolicyResolver`, before
 connecting) and on every redirect's target; an address refused is a URL Telegram could not get.
 
-Which parameters take a URL comes from the method table (``InputFile or String``, and the ``media`` of
-sendMediaGroup, sendPaidMedia and editMessageMedia); thumbnails are not fetched.
+Which parameters take a URL comes from the method table (``InputFile or String``: the file of every send, a sticker
+set's thumbnail; the ``media`` of sendMediaGroup, sendPaidMedia and editMessageMedia; the ``sticker`` of each
+InputSticker of createNewStickerSet, addStickerToSet and replaceStickerInSet). A send's ``thumbnail`` is an
+``InputFile`` only (Client.cpp reads it with ``force_file``): a URL there is never fetched.
 """
 
 from __future__ import annotations
@@ -71,22 +73,31 @@ NAT64 = ipaddress.ip_network("64:ff9b::/96")
 
 MEDIA_PARAMS = frozenset({"media"})
 """JSON parameters whose objects (or arrays of them) name a file in their own ``media`` field."""
+NESTED_FILES = (("InputMedia", "media"), ("InputPaidMedia", "media"), ("InputSticker", "sticker"))
+"""The JSON objects that name a file, and the field that names it."""
+
+Nested = tuple[tuple[str, str], ...]
+"""(a JSON parameter, the field of its objects that names a file)."""
 
 
 @cache
-def url_params() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Method (as named, and lower-case) -> (the parameters that are a file or a string, the JSON ``media``
-    parameters)."""
-    out: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+def url_params() -> dict[str, tuple[tuple[str, ...], Nested]]:
+    """Method (as named, and lower-case) -> (the parameters that are a file or a string, the JSON parameters whose
+    objects name a file, with that field)."""
+    out: dict[str, tuple[tuple[str, ...], Nested]] = {}
     for name, method in methods().items():
-        direct = tuple(p.name for p in method.params if p.type == "InputFile or String" and p.name != "thumbnail")
-        nested = tuple(p.name for p in method.params if p.name in MEDIA_PARAMS and "InputMedia" in p.type)
-        nested += tuple(p.name for p in method.params if p.name in MEDIA_PARAMS and "InputPaidMedia" in p.type)
+        direct = tuple(p.name for p in method.params if p.type == "InputFile or String")
+        nested = tuple(
+            (p.name, field)
+            for p in method.params
+            for kind, field in NESTED_FILES
+            if kind in p.type and (field != "media" or p.name in MEDIA_PARAMS)
+        )
         out[name] = out[method.name] = (direct, nested)  # as named (one lookup per call), and lower-cased
     return out
 
 
-def file_params(method: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def file_params(method: str) -> tuple[tuple[str, ...], Nested]:
     """:func:`url_params` of ``method``, looked up as sent, then in any letter case (empty for an unknown one)."""
     table = url_params()
     found = table.get(method)
@@ -109,7 +120,7 @@ def named_urls(method: str, params: Params) -> list[str]:
         value = params.values.get(name, "").strip()
         if HTTP_URL.match(value):
             urls.append(value)
-    for name in nested:
+    for name, field in nested:
         raw = params.values.get(name, "")
         if "http" not in raw.lower():
             continue
@@ -118,7 +129,7 @@ def named_urls(method: str, params: Params) -> list[str]:
         except ValueError:
             continue
         for item in decoded if isinstance(decoded, list) else [decoded]:
-            ref = item.get("media") if isinstance(item, dict) else None
+            ref = item.get(field) if isinstance(item, dict) else None
             if isinstance(ref, str) and HTTP_URL.match(ref.strip()):
                 urls.append(ref.strip())
     return list(dict.fromkeys(urls))

@@ -8,14 +8,17 @@ a checkout (or ``git archive``) of python-telegram-bot whose ``tests/`` matches 
 It starts ``python -m tgfake`` on a free port with the suite's first fallback bot token (579694714, named
 ``@ptb_fallback_1_bot`` as the suite expects), puts a TLS front on it (the suite checks that file paths are
 ``https://``; the front's self-signed certificate is trusted through ``SSL_CERT_FILE``), sets up through the sim API
-the world the maintainers' test chats have, and runs pytest on the given paths with ``-m req`` (the online
-tests), loading :mod:`tools.ptb_suite_plugin`, which only points ``telegram.Bot`` at the stand and fills in the
-bot's info. The suite's own logic is never changed. What is left to pytest's arguments: ``-k``, ``-x``, ``--lf``...
+(and the bot's own setChatPhoto and sendMessage) the world the maintainers' test chats have, their test user's
+personal channel and the bot's BotFather game (photo and animation from the checkout's ``tests/data``), and runs
+pytest on the given paths with ``-m req`` (the online tests), loading :mod:`tools.ptb_suite_plugin`, which only
+points ``telegram.Bot`` at the stand and fills in the bot's info. The suite's own logic is never changed. What is
+left to pytest's arguments: ``-k``, ``-x``, ``--lf``...
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import datetime
 import json
 import os
@@ -40,6 +43,7 @@ SUPERGROUP = -1001310911135
 FORUM = -1001838004577
 CHANNEL = -1001000000042  # the suite names it @pythontelegrambottests, which the stand resolves
 SUBSCRIPTION_CHANNEL = -1002229649303
+PERSONAL_CHANNEL = -1001000000043  # the channel on the test user's profile (getUserPersonalChatMessages)
 HELPER_BOTS = ("@ptb_helper_one_bot", "@ptb_helper_two_bot")
 
 INI = """[pytest]
@@ -137,9 +141,49 @@ def sim(stand: str, path: str, body: Any = None) -> Any:
         raise SystemExit(f"POST /sim/{path}: {exc.code} {exc.read().decode()}") from exc
 
 
-def set_up_world(stand: str) -> None:
+def bot_upload(stand: str, method: str, fields: dict[str, str], part: str, name: str, data: bytes) -> Any:
+    """A Bot API call with one file part, as the bot sends it (the runner's own setup, before the suite runs)."""
+    boundary = "ptbsuiteboundary"
+    body = b"".join(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode()
+        for key, value in fields.items()
+    )
+    body += f'--{boundary}\r\nContent-Disposition: form-data; name="{part}"; filename="{name}"\r\n'.encode()
+    body += b"Content-Type: application/octet-stream\r\n\r\n" + data + f"\r\n--{boundary}--\r\n".encode()
+    headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+    request = urllib.request.Request(f"{stand}/bot{TOKEN}/{method}", data=body, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+    except urllib.error.HTTPError as exc:
+        raise SystemExit(f"{method}: {exc.code} {exc.read().decode()}") from exc
+
+
+def chat_photo() -> bytes:
+    """A 640 px picture for the supergroup's photo (the maintainers' group has one: test_chatphoto reads it)."""
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.radial_gradient("L").resize((640, 640)).convert("RGB").save(out, "JPEG", quality=85)
+    return out.getvalue()
+
+
+GAME = {"short_name": "test_game", "title": "Python-telegram-bot test game",
+        "description": "A no-op test game, for python-telegram-bot bot framework testing."}  # fmt: skip
+"""The maintainers' BotFather game (test_send_game reads its description); its photo and animation are the
+suite's own tests/data/game.png and game.gif."""
+
+
+def file_part(path: Path) -> dict[str, str]:
+    return {"name": path.name, "data": base64.b64encode(path.read_bytes()).decode()}
+
+
+def set_up_world(stand: str, checkout: Path) -> None:
     """The maintainers' chats as the suite finds them: their test user who started the bot, a supergroup titled
-    after the bot, a forum, a channel the user owns with several bot administrators and members."""
+    after the bot with a photo, a forum, a channel the user owns with several bot administrators and members, and
+    the user's personal channel with two posts, and the bot's BotFather game."""
     sim(stand, "reset")
     # The maintainers' chats are years old: their first messages are past the two days a bot may delete in. The
     # world is made three days ago, then the clock is put back to now (the suite's close dates are real times).
@@ -165,6 +209,16 @@ def set_up_world(stand: str) -> None:
     rights += ["can_invite_users", "can_restrict_members", "can_manage_video_chats"]
     promote = {"user": "@ptb_fallback_1_bot", "by": PERSON, "rights": dict.fromkeys(rights, True)}
     sim(stand, f"chats/{CHANNEL}/promote", promote)
+    bot_upload(stand, "setChatPhoto", {"chat_id": str(SUPERGROUP)}, "photo", "group.jpg", chat_photo())
+    # The test user's personal chat: a channel of theirs on their profile, with posts in it.
+    personal = {"type": "channel", "id": PERSONAL_CHANNEL, "title": "PTB Test user's channel", "creator": PERSON}
+    sim(stand, "chats", {**personal, "admins": ["@ptb_fallback_1_bot"]})
+    for text in ("Hello from the test user's channel", "A second post"):
+        bot_upload(stand, "sendMessage", {"chat_id": str(PERSONAL_CHANNEL), "text": text}, "none", "none", b"")
+    sim(stand, "profile", {"user": PERSON, "personal_chat": PERSONAL_CHANNEL})
+    data = checkout / "tests" / "data"
+    game = {**GAME, "photo": file_part(data / "game.png"), "animation": file_part(data / "game.gif")}
+    sim(stand, f"bots/{BOT_ID}/games", game)
     sim(stand, "clock", {"advance": 3 * 86400})
 
 
@@ -193,7 +247,7 @@ def main(argv: list[str]) -> int:
                 time.sleep(0.1)
         cert, key = self_signed(work)
         tls_front(cert, key, secure, plain)
-        set_up_world(url)
+        set_up_world(url, checkout)
         (work / "pytest.ini").write_text(INI)
         env = {**os.environ, "PTB_STAND_URL": f"https://127.0.0.1:{secure}"}
         env |= {"SSL_CERT_FILE": str(cert), "GITHUB_ACTIONS": "true", "TEST_WITH_OPT_DEPS": "false"}

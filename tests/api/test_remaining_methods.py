@@ -208,14 +208,30 @@ async def test_an_emoji_status_needs_the_persons_leave(wire: Wire) -> None:
     await wire.refused(set_status, 403, forbidden, user_id=ALICE, emoji_status_custom_emoji_id=5)
 
 
-async def test_personal_chat_messages_are_empty_for_known_people(wire: Wire) -> None:
+async def test_personal_chat_messages_are_the_newest_posts_of_the_channel_on_the_profile(wire: Wire) -> None:
     get = "getUserPersonalChatMessages"
     await wire.refused(get, 400, "Bad Request: invalid user_id specified", limit=5)
     await wire.refused(get, 400, USER_NOT_FOUND, user_id=987654, limit=5)
     await wire.say("hi")
     await wire.refused(get, 400, "Bad Request: limit must be positive", user_id=ALICE, limit=0)
     await wire.refused(get, 400, "Bad Request: limit must be positive", user_id=ALICE, limit="-3")
-    assert await wire.ok(get, user_id=ALICE, limit=50) == []
+    assert await wire.ok(get, user_id=ALICE, limit=50) == []  # no personal chat on the profile
+    channel = await make_chat(wire, type="channel", title="Alice writes", admins=["@tgfake_bot"])
+    for text in ("one", "two", "three"):
+        await wire.ok("sendMessage", chat_id=channel, text=text)
+    group = await make_chat(wire, type="supergroup", title="Not a channel")
+    status, out = await wire.sim("POST", "/sim/profile", {"user": ALICE, "personal_chat": group})
+    assert (status, out) == (400, {"error": f"personal_chat: {group} is no channel of the stand (POST /sim/chats "
+                                            "makes one)"})  # fmt: skip
+    assert (await sim_ok(wire, "/sim/profile", {"user": ALICE, "personal_chat": channel}))["personal_chat"] == channel
+    got = await wire.ok(get, user_id=ALICE, limit=2)  # the newest first, at most limit
+    assert [(m["chat"]["id"], m["text"]) for m in got] == [(channel, "three"), (channel, "two")]
+    assert len(await wire.ok(get, user_id=ALICE, limit=50)) == 3  # clamped to 20, fewer there
+    shown = (await wire.ok("getChat", chat_id=ALICE))["personal_chat"]
+    assert shown == {"id": channel, "type": "channel", "title": "Alice writes"}
+    await sim_ok(wire, "/sim/profile", {"user": ALICE, "personal_chat": 0})
+    assert await wire.ok(get, user_id=ALICE, limit=5) == []
+    assert "personal_chat" not in await wire.ok("getChat", chat_id=ALICE)
 
 
 GOOD_HASH = "c2VjcmV0"

@@ -85,12 +85,17 @@ async def test_voice_video_note_animation_and_sticker_shapes(wire: Wire) -> None
     status, body = await upload(wire, "sendAnimation", "animation", "a.gif", gif, chat_id=4242)
     assert status == 200, body
     anim = body["result"]
+    drawn = anim["animation"]["thumbnail"]  # Telegram draws a GIF's thumbnail from its first frame: the next id
+    assert drawn == {"file_id": "file_4", "file_unique_id": "ufile_4", "file_size": drawn["file_size"], "width": 30,
+                     "height": 20}  # fmt: skip
     assert anim["animation"] == {
         "file_name": "a.gif",
         "mime_type": "image/gif",
         "duration": 0,
         "width": 30,
         "height": 20,
+        "thumbnail": drawn,
+        "thumb": drawn,
         "file_id": "file_3",
         "file_unique_id": "ufile_3",
         "file_size": len(gif),
@@ -98,6 +103,8 @@ async def test_voice_video_note_animation_and_sticker_shapes(wire: Wire) -> None
     assert anim["document"] == {
         "file_name": "a.gif",
         "mime_type": "image/gif",
+        "thumbnail": drawn,
+        "thumb": drawn,
         "file_id": "file_3",
         "file_unique_id": "ufile_3",
         "file_size": len(gif),
@@ -105,6 +112,9 @@ async def test_voice_video_note_animation_and_sticker_shapes(wire: Wire) -> None
     webp = image_bytes("WEBP", (512, 256))
     status, body = await upload(wire, "sendSticker", "sticker", "s.webp", webp, chat_id=4242, emoji="😀")
     assert status == 200, body
+    drawn = body["result"]["sticker"]["thumbnail"]  # scaled into 320 px, a WEBP like Telegram's
+    assert drawn == {"file_id": "file_6", "file_unique_id": "ufile_6", "file_size": drawn["file_size"], "width": 320,
+                     "height": 160}  # fmt: skip
     assert body["result"]["sticker"] == {
         "width": 512,
         "height": 256,
@@ -112,8 +122,10 @@ async def test_voice_video_note_animation_and_sticker_shapes(wire: Wire) -> None
         "is_animated": False,
         "is_video": False,
         "type": "regular",
-        "file_id": "file_4",
-        "file_unique_id": "ufile_4",
+        "thumbnail": drawn,
+        "thumb": drawn,
+        "file_id": "file_5",
+        "file_unique_id": "ufile_5",
         "file_size": len(webp),
     }
     assert await wire.text() == (

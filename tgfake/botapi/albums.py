@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tgfake import errors
 from tgfake.botapi.common import caption_fields, chat_id, parse_caption, post_message
 from tgfake.botapi.fields import FieldError, required_json
-from tgfake.botapi.media import named_file, new_media
+from tgfake.botapi.media import given_thumbnail, named_file, new_media
 from tgfake.botapi.registry import bot_method
 from tgfake.content import Media
 from tgfake.errors import bad_request
@@ -98,7 +98,8 @@ def file_media(
     if ref is None:
         raise FieldError("media not found")
     if kind != "live_photo":
-        return new_media(ctx, kind, *named_file(ctx, p, ref, kind), raw, spoiler=spoiler)
+        thumbnail = given_thumbnail(p, raw)
+        return new_media(ctx, kind, *named_file(ctx, p, ref, kind), raw, spoiler=spoiler, thumbnail=thumbnail)
     still = _file_ref(p, raw, "photo")
     if still is None:
         raise FieldError("photo not found")

@@ -21,14 +21,13 @@ from tgfake.botapi.managed import (
     parse_permissions,
     permissions_json,
 )
-from tgfake.botapi.media import mint_file
 from tgfake.botapi.profiles import audio_json
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, message_json
-from tgfake.content import StoredFile
+from tgfake.content import StoredFile, photo_sizes
 from tgfake.errors import bad_request
-from tgfake.filestore import FILE_TOO_BIG
-from tgfake.media import IMAGE_PROCESS_FAILED, MAX_PHOTO_BYTES, image_size
+from tgfake.filestore import FILE_TOO_BIG, draw_sizes
+from tgfake.media import IMAGE_PROCESS_FAILED, MAX_PHOTO_BYTES, PROFILE_PHOTO_BOXES, image_size
 from tgfake.params import Params
 from tgfake.text.cleaning import strip_empty_characters
 from tgfake.world import rights
@@ -59,10 +58,11 @@ def gift_types(accepted: bool) -> dict[str, bool]:
 
 
 def chat_photo_json(photo: StoredFile) -> dict[str, str]:
-    """``ChatPhoto``: both sizes are the uploaded image (one file, so ``getFile`` serves it under either id)."""
+    """``ChatPhoto``: the small (160 px) and the big (640 px) of its sizes (one file if the image is no larger)."""
+    small = photo.sizes[0] if photo.sizes else photo
     return {
-        "small_file_id": photo.file_id,
-        "small_file_unique_id": photo.unique_id,
+        "small_file_id": small.file_id,
+        "small_file_unique_id": small.unique_id,
         "big_file_id": photo.file_id,
         "big_file_unique_id": photo.unique_id,
     }
@@ -84,6 +84,9 @@ def full_info(ctx: BotCall, chat: Chat) -> dict[str, Any]:
         if user is not None and user.username:
             out["active_usernames"] = [user.username]
         out["accepted_gift_types"] = gift_types(True)
+        personal = ctx.world.chats.get(ctx.world.profiles.personal_chats.get(chat.id, 0))
+        if personal is not None:  # the channel on the person's profile (POST /sim/profile personal_chat)
+            out["personal_chat"] = personal.json()
         audios = ctx.world.profiles.audios.get(chat.id)  # a private chat's id is the person's
         if audios:
             out["first_profile_audio"] = audio_json(audios[0])
@@ -208,18 +211,8 @@ async def set_chat_photo(ctx: BotCall, p: Params) -> Any:
     size = image_size(upload.data)
     if size is None:
         raise bad_request(IMAGE_PROCESS_FAILED)
-    chat.photo = mint_file(ctx, upload, *size, kind="photo")
-    photo = chat.photo
-    sizes = [
-        {
-            "file_id": photo.file_id,
-            "file_unique_id": photo.unique_id,
-            "width": photo.width,
-            "height": photo.height,
-            "file_size": photo.size,
-        }
-    ]
-    post_service(ctx.telegram, chat, ctx.bot.user, {"new_chat_photo": sizes})
+    chat.photo = draw_sizes(ctx.telegram, upload.filename, upload.data, *size, boxes=PROFILE_PHOTO_BOXES)
+    post_service(ctx.telegram, chat, ctx.bot.user, {"new_chat_photo": photo_sizes(chat.photo)})
     return True
 
 

@@ -3,8 +3,9 @@
 Ported from Client.cpp's ``process_send_game_query`` and ``process_set_game_score_query`` /
 ``process_get_game_high_scores_query``: the message is named by ``chat_id`` + ``message_id`` (or by the
 ``inline_message_id`` of a game result a person sent, checked as every inline edit is), then the person; a score
-that does not beat the old one without ``force`` is the server's ``BOT_SCORE_NOT_MODIFIED``. The stand has no
-BotFather games, so any short name is a game whose title is its short name.
+that does not beat the old one without ``force`` is the server's ``BOT_SCORE_NOT_MODIFIED``. A
+game a bot made with BotFather (``POST /sim/bots/{bot}/games``: title, description, photo, animation) is shown as
+such; any other short name is a game whose title is its short name, with no description and no photo.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ async def send_game(ctx: BotCall, p: Params) -> Any:
     keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(cid))
     if keyboard is None:
         keyboard = [[Button(text=f"Play {name}", callback_game=True)]]
-    game = {"title": name, "description": "", "photo": []}
+    made = ctx.world.games.catalogue.get((ctx.bot.id, name))  # POST /sim/bots/{bot}/games
+    game = made.json() if made is not None else {"title": name, "description": "", "photo": []}
     sent = post_message(ctx, p, cid, keyboard, media=Media("game", fields=game))  # an ordinary message, as on Telegram
     chat = ctx.chat(cid)
     assert chat is not None

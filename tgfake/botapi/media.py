@@ -19,7 +19,7 @@ from tgfake.botapi.registry import bot_method
 from tgfake.content import CAPTIONED, SPOILERED, Media, StoredFile
 from tgfake.errors import TelegramError, bad_request
 from tgfake.filestore import URL_UNFETCHABLE, check_upload, for_resend, mint
-from tgfake.media import MAX_URL_PHOTO, describe, image_size, mime_type
+from tgfake.media import MAX_URL_PHOTO, describe, image_size, mime_type, picture_format
 from tgfake.params import Params, Upload
 
 if TYPE_CHECKING:
@@ -40,9 +40,28 @@ def mint_file(
     height: int = 0,
     kind: str = "document",
     meta: dict[str, Any] | None = None,
+    thumbnail: bytes | None = None,
 ) -> StoredFile:
-    """Keep the bytes under the next id (``file_N`` / ``ufile_N``; numbering restarts after a reset)."""
-    return mint(ctx.telegram, kind, upload.filename, upload.data, width, height, meta)
+    """Keep the bytes under the next id (``file_N`` / ``ufile_N``; numbering restarts after a reset), a photo with
+    its drawn sizes, another kind with its thumbnail (``thumbnail``: the picture the bot sent for it)."""
+    return mint(ctx.telegram, kind, upload.filename, upload.data, width, height, meta, thumbnail)
+
+
+ATTACH = "attach://"
+
+
+def given_thumbnail(p: Params, raw: dict[str, Any] | None = None) -> bytes | None:
+    """The thumbnail the bot sent with the file, as ``get_input_thumbnail`` reads it: an ``attach://`` part, or the
+    part named ``thumbnail`` (or ``thumb``); a file id or URL in its place is ignored (``force_file``: a thumbnail
+    is only ever a new upload). ``raw`` is an InputMedia object whose ``thumbnail`` field names the part."""
+    for name in ("thumbnail", "thumb"):
+        value = raw.get(name) if raw is not None else p.values.get(name)
+        value = value if isinstance(value, str) else ""
+        part = value[len(ATTACH) :] if value.startswith(ATTACH) else ("" if raw is not None else name)
+        upload = p.files.get(part) if part else None
+        if upload is not None and upload.data:
+            return upload.data
+    return None
 
 
 def input_file(
@@ -66,7 +85,8 @@ def named_file(
 
     An upload is size-checked (10 MiB for a photo, 50 MiB else, not empty: ``check_upload``). A string is an HTTP
     URL the transport downloaded (tgfake/urlfiles.py: its bytes become an upload; a photo must be an image of up to
-    5 MB and a document a GIF, PDF or ZIP, else ``wrong type of the web page content``, TDLib's
+    5 MB, a document a GIF, PDF or ZIP and a sticker a .WEBP (the Bot API's rule: "Video and animated stickers can't
+    be sent via an HTTP URL"), else ``wrong type of the web page content``, TDLib's
     WEBPAGE_MEDIA_EMPTY as Client.cpp words it), else a file id of ``kind`` (or, with ``any_document``, of its file
     type class), or the URL that could not be downloaded (``failed to get HTTP URL content``, ``file is too big``).
     """
@@ -80,24 +100,36 @@ def named_file(
         raise fetched
     if not fetched.data or (kind == "photo" and len(fetched.data) > MAX_URL_PHOTO):
         raise bad_request(URL_UNFETCHABLE)
-    if (kind == "photo" and image_size(fetched.data) is None) or (
-        kind == "document" and mime_type(fetched.data) not in URL_DOCUMENT_TYPES
+    if (
+        (kind == "photo" and image_size(fetched.data) is None)
+        or (kind == "document" and mime_type(fetched.data) not in URL_DOCUMENT_TYPES)
+        or (kind == "sticker" and picture_format(fetched.data) != "WEBP")
     ):
         raise bad_request(errors.URL_WRONG_TYPE)
     return fetched, None
 
 
 def new_media(
-    ctx: BotCall, kind: str, upload: Upload | None, known: StoredFile | None, p: Any, *, spoiler: bool = False
+    ctx: BotCall,
+    kind: str,
+    upload: Upload | None,
+    known: StoredFile | None,
+    p: Any,
+    *,
+    spoiler: bool = False,
+    thumbnail: bytes | None = None,
 ) -> Callable[[], Media]:
     """Check the bytes now (a photo that is no image is refused), mint the file id only when called; ``spoiler``
-    (``has_spoiler``) is kept only for the kinds TDLib hides (photos, videos, animations)."""
+    (``has_spoiler``) is kept only for the kinds TDLib hides (photos, videos, animations). ``p`` is the call's
+    Params (its thumbnail part is read) or an InputMedia object (``thumbnail`` given by the caller)."""
     hidden = spoiler and kind in SPOILERED
     if known is not None:
         return lambda: Media(kind, known, spoiler=hidden)
     assert upload is not None
     size, meta = describe(kind, p, upload.data)
-    return lambda: Media(kind, mint_file(ctx, upload, *size, kind=kind, meta=meta), spoiler=hidden)
+    if thumbnail is None and isinstance(p, Params):
+        thumbnail = given_thumbnail(p)
+    return lambda: Media(kind, mint_file(ctx, upload, *size, kind=kind, meta=meta, thumbnail=thumbnail), spoiler=hidden)
 
 
 async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
@@ -121,12 +153,17 @@ async def _send_file(ctx: BotCall, p: Params, kind: str) -> Any:
         attach=attach,
         **caption_fields(ctx, caption),
         parse_mode=p.text("parse_mode"),
+        caption_above=kind in ABOVE_MEDIA and p.flag("show_caption_above_media"),
     )
+
+
+ABOVE_MEDIA = frozenset({"photo", "video", "animation"})
+"""The single sends that take ``show_caption_above_media`` (Client.cpp reads it for these, as for a live photo)."""
 
 
 @bot_method("sendPhoto")
 async def send_photo(ctx: BotCall, p: Params) -> Any:
-    """One PhotoSize with the image's real width and height; PNG, JPEG or GIF up to 10 MiB, or a photo's file id."""
+    """The photo in Telegram's sizes (90, 320, 800, 1280 px), smallest first; a PNG, JPEG or GIF to 10 MiB, or an id."""
     return await _send_file(ctx, p, "photo")
 
 

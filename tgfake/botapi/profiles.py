@@ -3,8 +3,9 @@
 Read as Client.cpp reads them: ``user_id`` must be positive (``invalid user_id specified``, the precheck) and
 someone the stand knows (``check_user``: ``user not found``); ``offset`` and ``limit`` are never refused but
 clamped (``get_integer_arg``: offset at least 0, limit 1..100, 100 when absent). The profiles are set through
-``POST /sim/profile`` (tgfake/world/files.py); everyone starts with none. A profile photo is one PhotoSize, the
-image as uploaded (the stand makes no 160/320/640 thumbnails); a profile audio is the Audio object of a send.
+``POST /sim/profile`` (tgfake/world/files.py) and the bot's setMyProfilePhoto; everyone starts with none. A profile
+photo is its PhotoSize array in a profile photo's sizes (squares of 160, 320, 640 px: tgfake/filestore.py
+``draw_sizes``); a profile audio is the Audio object of a send.
 getChat of a person shows the newest of each (``photo``, ``first_profile_audio``).
 """
 

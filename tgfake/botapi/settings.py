@@ -18,6 +18,8 @@ from tgfake.botapi.managed import input_string
 from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat
 from tgfake.errors import bad_request
+from tgfake.filestore import draw_sizes
+from tgfake.media import PROFILE_PHOTO_BOXES, image_size
 from tgfake.params import Params, to_integer
 from tgfake.world.settings import CHAT_SCOPES, RIGHTS, Scope, rights_json, stored_rights
 
@@ -263,11 +265,18 @@ async def set_my_profile_photo(ctx: BotCall, p: Params) -> Any:
     if upload is None:
         raise bad_request(errors.PROFILE_PHOTO_NOT_UPLOADED)
     ctx.bot.settings.profile_photo = {"type": kind, "size": len(upload.data)}
+    size = image_size(upload.data) if kind == "static" else None
+    if size is not None:  # the bot's profile lists it first (getUserProfilePhotos of the bot), in its sizes
+        photo = draw_sizes(ctx.telegram, upload.filename, upload.data, *size, boxes=PROFILE_PHOTO_BOXES)
+        ctx.world.profiles.photos.setdefault(ctx.bot.id, []).insert(0, photo)
     return True
 
 
 @bot_method("removeMyProfilePhoto")
 async def remove_my_profile_photo(ctx: BotCall, p: Params) -> Any:
+    """The current photo goes (the bot's profile lists the older ones, if any)."""
+    if ctx.bot.settings.profile_photo is not None and ctx.world.profiles.photos.get(ctx.bot.id):
+        ctx.world.profiles.photos[ctx.bot.id].pop(0)
     ctx.bot.settings.profile_photo = None
     return True
 

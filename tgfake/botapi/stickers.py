@@ -19,8 +19,10 @@ from tgfake.botapi import fields
 from tgfake.botapi.fields import FieldError
 from tgfake.botapi.managed import input_string
 from tgfake.botapi.registry import bot_method
-from tgfake.errors import bad_request
-from tgfake.filestore import WRONG_IDENTIFIER
+from tgfake.content import photo_size
+from tgfake.errors import TelegramError, bad_request
+from tgfake.filestore import WRONG_IDENTIFIER, mint
+from tgfake.media import picture_size
 from tgfake.params import Params, loads, to_integer
 from tgfake.text.cleaning import clean_username, strip_empty_characters
 from tgfake.wire import ATTACH
@@ -135,8 +137,11 @@ def _file_size(ctx: BotCall, p: Params, ref: str) -> int | None:
     found = ctx.world.stickers.find_sticker(ref)
     if found is not None:
         return found[1].size
-    if ref.startswith(("http://", "https://")):
-        return 0
+    if ref.startswith(("http://", "https://")):  # downloaded before the call (tgfake/urlfiles.py), else unknown
+        fetched = p.fetched.get(ref.strip()) if p.fetched else None
+        if isinstance(fetched, TelegramError):
+            raise fetched
+        return len(fetched.data) if fetched is not None else 0
     return None
 
 
@@ -464,23 +469,32 @@ async def set_sticker_set_title(ctx: BotCall, p: Params) -> Any:
 
 @bot_method("setStickerSetThumbnail")
 async def set_sticker_set_thumbnail(ctx: BotCall, p: Params) -> Any:
-    """A thumbnail file of this request, a file id or a URL; absent removes it (the first sticker shows)."""
+    """A thumbnail file of this request, a URL (downloaded) or a file id; absent removes it (the first sticker
+    shows). A picture is kept in the file store at its own size; a .TGS or .WEBM one, or a file id, is 100×100."""
     try:
         sticker_format(p.text("format") or "auto")
     except FieldError as exc:
         raise fields.refuse(exc.message) from None
     sticker_set = own_set(ctx, p.text("name"))
     upload = p.files.get("thumbnail") or p.files.get("thumb")
-    ref = p.text("thumbnail") or p.text("thumb")
+    ref = (p.text("thumbnail") or p.text("thumb")).strip()
+    fetched = p.fetched.get(ref) if p.fetched and ref else None
+    if isinstance(fetched, TelegramError):  # a URL Telegram could not get
+        raise fetched
+    upload = upload or fetched
     if upload is None and not ref:
         sticker_set.thumbnail = None
         return True
+    size = picture_size(upload.data) if upload is not None else None
+    if upload is not None and size is not None:
+        kept = mint(ctx.telegram, "thumbnail", upload.filename, upload.data, *size)
+        sticker_set.thumbnail = photo_size(kept)
+        return True
     number = ctx.world.stickers.mint()
-    size = len(upload.data) if upload is not None else 0
     sticker_set.thumbnail = {
         "file_id": f"thumbnail_{number}",
         "file_unique_id": f"thumbnail_unique_{number}",
-        "file_size": size,
+        "file_size": len(upload.data) if upload is not None else 0,
         "width": 100,
         "height": 100,
     }

@@ -7,8 +7,9 @@ App's ``requestEmojiStatusAccess``, played by ``POST /sim/emoji-status-access``)
 status. The stand does not check that the custom emoji exists.
 
 getUserPersonalChatMessages is ``process_get_user_personal_chat_messages_query`` (``limit`` clamped to 0..20, then
-``check_user``) and TDLib's ``get_personal_chat_history`` (``Limit must be positive``). No person of the stand has
-a personal chat (a channel on their profile), so the answer is an empty array.
+``check_user``) and TDLib's ``get_personal_chat_history`` (``Limit must be positive``): the newest ``limit``
+messages of the channel on the person's profile (``POST /sim/profile`` ``personal_chat``), newest first; none
+for a person without one.
 """
 
 from __future__ import annotations
@@ -46,9 +47,13 @@ async def set_user_emoji_status(ctx: BotCall, p: Params) -> Any:
 
 @bot_method("getUserPersonalChatMessages")
 async def get_user_personal_chat_messages(ctx: BotCall, p: Params) -> Any:
-    """An empty array: no person of the stand has a personal chat on their profile (``limit`` must be 1..20)."""
+    """The newest messages of the person's personal chat, newest first (``limit`` must be 1..20)."""
     limit = max(0, min(to_integer(p.text("limit")), 20))
-    known_user(ctx, p)
+    user_id = known_user(ctx, p)
     if limit <= 0:
         raise bad_request(errors.LIMIT_NOT_POSITIVE)
-    return []
+    chat = ctx.world.chats.get(ctx.world.profiles.personal_chats.get(user_id, 0))
+    if chat is None:
+        return []
+    newest = sorted((m for m in chat.messages.values() if not m.deleted), key=lambda m: -m.message_id)[:limit]
+    return [ctx.message_json(chat, m) for m in newest]

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from tgfake.content import FILE_KINDS
 from tgfake.errors import SimError, TelegramError
-from tgfake.models import AlbumIn, AlbumItemIn, FileIn, FilePartIn, ProfileIn
+from tgfake.models import AlbumIn, AlbumItemIn, FileIn, FilePartIn, GameIn, ProfileIn
 from tgfake.params import printable
 from tgfake.sim import answers
 from tgfake.sim.common import decode_body, invalid, read_body_bytes, stand_of
@@ -79,7 +79,22 @@ async def set_profile(request: web.Request) -> web.Response:
     answer = files.set_profile(stand, person.id, photos, audios)
     if body.language_code is not None:
         person.language_code = answer["language_code"] = body.language_code
+    if body.personal_chat is not None:
+        answer["personal_chat"] = files.set_personal_chat(stand, person.id, body.personal_chat)
     return sim_json(answer)
+
+
+@routes.post("/sim/bots/{bot}/games")
+@documented(answers.Answer, body=GameIn, params=(path("bot", "The bot (id or @username)"),), errors=(404,))
+async def make_game(request: web.Request) -> web.Response:
+    """BotFather's ``/newgame`` for a bot that exists: sendGame with this short name shows the game's title,
+    description, photo and animation. Answers ``{"bot_id", "short_name", "game"}`` (the Bot API Game)."""
+    body = await _json(request, GameIn, MAX_ALBUM_BODY)
+    stand = stand_of(request)
+    bot = stand.find_bot(request.match_info["bot"])
+    photo = _file_data("photo", body.photo)
+    animation = _file_data("animation", body.animation) if body.animation is not None else None
+    return sim_json(files.make_game(stand, bot.id, body, photo, animation))
 
 
 def _one_kind(present: list[str]) -> str:

@@ -165,9 +165,10 @@ class PersonMethods:
         photos: Sequence[bytes] | None = None,
         audios: Sequence[bytes | AlbumItem] | None = None,
         language_code: str | None = None,
+        personal_chat: int | None = None,
     ) -> Op[dict[str, Any]]:
-        """A person's profile photos and audios, newest first, and their app's language (``POST /sim/profile``);
-        None keeps what they have."""
+        """A person's profile photos and audios, newest first, their app's language and the channel on their profile
+        (``personal_chat``, 0 for none) (``POST /sim/profile``); None keeps what they have."""
 
         def part(one: bytes | AlbumItem) -> dict[str, Any]:
             item = one if isinstance(one, AlbumItem) else AlbumItem("audio", one)
@@ -183,6 +184,8 @@ class PersonMethods:
             body["audios"] = [part(a) for a in audios]
         if language_code is not None:
             body["language_code"] = language_code
+        if personal_chat is not None:
+            body["personal_chat"] = personal_chat
         return (yield from core.post("/sim/profile", body))
 
     @op

@@ -9,7 +9,7 @@ from typing import Any
 
 from tgfake.testing.core import Core, Op, Req
 from tgfake.testing.drivers import op
-from tgfake.testing.values import Person
+from tgfake.testing.values import AlbumItem, Person
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +259,30 @@ class WorldMethods:
         got = yield from core.post("/sim/bots", body)
         me = got["bot"]
         return BotInfo(int(me["id"]), str(me["username"]), str(got["token"]), str(me.get("first_name") or ""), got)
+
+    @op
+    def make_game(
+        core: Core,
+        /,
+        short_name: str,
+        title: str,
+        description: str,
+        photo: bytes,
+        *,
+        animation: bytes | None = None,
+        bot: str | int | None = None,
+    ) -> Op[dict[str, Any]]:
+        """BotFather's ``/newgame`` for a bot (the stand's bot if none; ``POST /sim/bots/{bot}/games``): sendGame of
+        ``short_name`` then shows this title, description, photo (PNG, JPEG or GIF) and animation (GIF or MP4)."""
+        if bot is None:
+            state = yield from core.do(Req("GET", "/sim/state"))
+            bot = state["bot"]["id"]
+        body: dict[str, Any] = {"short_name": short_name, "title": title, "description": description}
+        body["photo"] = {k: v for k, v in AlbumItem("photo", photo, "photo").json().items() if k != "type"}
+        if animation is not None:
+            body["animation"] = {k: v for k, v in AlbumItem("animation", animation, "animation").json().items()
+                                 if k != "type"}  # fmt: skip
+        return (yield from core.post(f"/sim/bots/{bot}/games", body))
 
     @op
     def inline_mode(

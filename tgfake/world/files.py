@@ -16,14 +16,25 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake.content import CAPTIONED, FILE_KINDS, Media, StoredFile
 from tgfake.errors import SimError, TelegramError
-from tgfake.filestore import PERSON_MAX_DOCUMENT, PERSON_MAX_PHOTO, default_name, mint
-from tgfake.media import MAX_CAPTION_LENGTH, describe, image_size, picture_size
+from tgfake.filestore import PERSON_MAX_DOCUMENT, PERSON_MAX_PHOTO, default_name, draw_sizes, mint
+from tgfake.media import (
+    MAX_CAPTION_LENGTH,
+    MAX_PHOTO_RATIO,
+    MAX_PHOTO_SIDES,
+    PROFILE_PHOTO_BOXES,
+    describe,
+    image_size,
+    photo_dimensions_valid,
+    picture_size,
+)
+from tgfake.models import MediaFieldsIn
 from tgfake.text import FormattedText, format_text
+from tgfake.world.games import Game
 from tgfake.world.person import inject, person_chat
 
 if TYPE_CHECKING:
     from tgfake.chats import Chat
-    from tgfake.models import AlbumIn, FileIn, FilePartIn, MediaFieldsIn, ProfileAudioIn, SenderFields
+    from tgfake.models import AlbumIn, FileIn, FilePartIn, GameIn, ProfileAudioIn, SenderFields
     from tgfake.world.telegram import Telegram
 
 STATED = ("duration", "width", "height", "length", "performer", "title", "emoji")
@@ -69,8 +80,12 @@ class CheckedFile:
 def resent(stand: Telegram, kind: str, file_id: str) -> StoredFile:
     """The file a person sends again by ``file_id``: one the stand holds, of the kind it is sent as."""
     known = stand.world.files.get(file_id.strip())
+    if known is not None and known.of:  # one size of a photo: the photo itself
+        known = stand.world.files.get(known.of, known)
     if known is None:
         raise SimError(404, f"no file {file_id!r} in the stand (a file id comes from a sent file's message)")
+    if known.kind == "thumbnail":
+        raise SimError(400, f"{file_id} is a thumbnail Telegram drew: it is never sent on its own")
     if known.kind != kind:
         raise SimError(400, f"{file_id} is {article(known.kind)}: it is sent again only as {article(known.kind)}")
     return known
@@ -109,6 +124,10 @@ def check_file(kind: str, name: str, data: bytes, fields: MediaFieldsIn, *, ment
             raise SimError(400, f"{article(kind)} has no {key}")
     if kind == "photo" and image_size(data) is None:
         raise SimError(400, "photo is not a PNG, JPEG or GIF image")
+    width, height = (image_size(data) or (1, 1)) if kind == "photo" else (1, 1)
+    if not photo_dimensions_valid(width, height):
+        rule = f"width and height add up to at most {MAX_PHOTO_SIDES}, the longer at most {MAX_PHOTO_RATIO} times"
+        raise SimError(400, f"photo is {width}×{height}: Telegram takes a photo whose {rule} the shorter")
     if kind == "sticker" and picture_size(data) is None and not data.startswith(_STICKER_MAGIC):
         raise SimError(400, "sticker is not a WEBP or PNG image, a .tgs animation or a WEBM video")
     try:
@@ -219,8 +238,6 @@ def set_profile(
     audios: list[tuple[ProfileAudioIn, bytes]] | None,
 ) -> dict[str, object]:
     """Replace the lists given (None keeps one); every file is checked before any is stored."""
-    from tgfake.models import MediaFieldsIn
-
     new_photos = [
         _checked(f"photos[{i}]", "photo", part.name, data, MediaFieldsIn(), stand=stand, file_id=part.file_id)
         for i, (part, data) in enumerate(photos or [])
@@ -239,7 +256,7 @@ def set_profile(
     ]
     profiles = stand.world.profiles
     if photos is not None:
-        profiles.photos[user_id] = [_file(store(stand, c)) for c in new_photos]
+        profiles.photos[user_id] = [_profile_photo(stand, c) for c in new_photos]
     if audios is not None:
         profiles.audios[user_id] = [_file(store(stand, c)) for c in new_audios]
     return {
@@ -270,6 +287,42 @@ def _checked(
         raise SimError(exc.status, f"{where}: {exc.message}") from None
 
 
+def set_personal_chat(stand: Telegram, user_id: int, chat_id: int) -> int:
+    """The channel on the person's profile (0: none); any other chat is a 400 naming it."""
+    if chat_id == 0:
+        stand.world.profiles.personal_chats.pop(user_id, None)
+        return 0
+    chat = stand.world.chats.get(chat_id)
+    if chat is None or chat.type != "channel":
+        raise SimError(400, f"personal_chat: {chat_id} is no channel of the stand (POST /sim/chats makes one)")
+    stand.world.profiles.personal_chats[user_id] = chat_id
+    return chat_id
+
+
+def _profile_photo(stand: Telegram, checked: CheckedFile) -> StoredFile:
+    """A profile photo in a profile photo's sizes (160, 320 and 640 px); one the stand holds is kept as it is."""
+    if checked.known is not None:
+        return checked.known
+    return draw_sizes(stand, checked.name, checked.data, *checked.size, boxes=PROFILE_PHOTO_BOXES)
+
+
 def _file(media: Media) -> StoredFile:
     assert media.file is not None
     return media.file
+
+
+# --- BotFather's games ------------------------------------------------------------------------------------------------
+def make_game(stand: Telegram, bot_id: int, body: GameIn, photo: bytes, animation: bytes | None) -> dict[str, object]:
+    """A game for the bot (``body.short_name``): its photo (and animation) checked as a client's files are, kept in
+    the one file store with their sizes and thumbnail; answers ``{"bot_id", "short_name", "game"}``."""
+    photo_part = _checked("photo", "photo", body.photo.name, photo, MediaFieldsIn(), stand=stand,
+                          file_id=body.photo.file_id)  # fmt: skip
+    moving = None
+    if body.animation is not None:
+        moving = _checked("animation", "animation", body.animation.name, animation or b"", MediaFieldsIn(),
+                          stand=stand, file_id=body.animation.file_id)  # fmt: skip
+    game = Game(body.title, body.description, _file(store(stand, photo_part)))
+    if moving is not None:
+        game.animation = _file(store(stand, moving))
+    stand.world.games.catalogue[(bot_id, body.short_name)] = game
+    return {"bot_id": bot_id, "short_name": body.short_name, "game": game.json()}

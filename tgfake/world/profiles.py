@@ -17,6 +17,7 @@ class Profiles:
 
     photos: dict[int, list[StoredFile]] = field(default_factory=dict)
     audios: dict[int, list[StoredFile]] = field(default_factory=dict)
+    personal_chats: dict[int, int] = field(default_factory=dict)  # person id -> the channel on their profile
 
     def page(self, kind: str, user_id: int, offset: int, limit: int) -> tuple[int, list[StoredFile]]:
         """The total and the ``limit`` files from ``offset`` on (both already clamped as Client.cpp clamps them)."""
