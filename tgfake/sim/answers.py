@@ -285,3 +285,31 @@ class Updated(Answer):
 
     message_id: int
     updates: dict[str, int]
+
+
+class Boosted(Answer):
+    """The boosts a person gave (or took back from) a chat, as ChatBoost objects."""
+
+    chat_id: int
+    boosts: list[JSONObject]
+
+
+class Verifier(Answer):
+    bot: str
+    verifier: bool
+    verified: list[JSONObject]
+
+
+class JoinRequestBot(Answer):
+    chat_id: int
+    bot: str | None
+    queries: list[JSONObject]
+
+
+class GuestSent(Sent):
+    guest_query_id: str
+
+
+class SubscriptionChanged(Answer):
+    update_id: int
+    state: str
