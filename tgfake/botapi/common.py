@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
+from tgfake.botapi import ephemeral_sends
 from tgfake.chats import Chat, StoredMessage, comment_thread
 from tgfake.errors import bad_request
 from tgfake.markup import Keyboard, ReplyMarkup
@@ -196,7 +197,12 @@ def post_message(
     (``keyboard`` not a list) updates the keyboards of the people it is for. ``base`` (a forward's or a copy's
     content, see tgfake/botapi/forwards.py) gives every field the send does not set itself.
     """
+    receiver = ephemeral_sends.requested(p)  # Bot API 10.3: a message only this person sees
     chat = ctx.chat_for_send(cid)
+    if receiver is not None:
+        if attach is not None:
+            fields.update(attach())
+        return ephemeral_sends.post(ctx, chat, receiver, keyboard, base, fields)
     reply_to, quote = reply_target(p, chat)
     if attach is not None:
         fields.update(attach())

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from tgfake.chats import StoredMessage
     from tgfake.world.people import User
 
 BOOST_DAYS = 30
@@ -80,6 +81,17 @@ class GuestQuery:
 
 
 @dataclass(slots=True)
+class Ephemeral:
+    """A bot's ephemeral message: only ``receiver_id`` sees it; ``message.message_id`` is 0 (Bot API 10.3)."""
+
+    bot_id: int
+    chat_id: int
+    receiver_id: int
+    ephemeral_id: int
+    message: StoredMessage
+
+
+@dataclass(slots=True)
 class ChannelState:
     boosts: dict[str, Boost] = field(default_factory=dict)  # boost id -> boost (removed ones are dropped)
     next_id: int = 0  # boost, query and guest ids
@@ -89,10 +101,16 @@ class ChannelState:
     join_bots: dict[int, int] = field(default_factory=dict)  # chat id -> the bot assigned its join requests
     join_queries: dict[str, JoinQuery] = field(default_factory=dict)
     guest_queries: dict[str, GuestQuery] = field(default_factory=dict)
+    ephemeral: dict[tuple[int, int], Ephemeral] = field(default_factory=dict)  # (chat id, ephemeral id) -> it
+    ephemeral_ids: dict[int, int] = field(default_factory=dict)  # chat id -> the last ephemeral id minted there
 
     def mint(self) -> str:
         self.next_id += 1
         return str(self.next_id)
+
+    def ephemeral_in(self, chat_id: int) -> list[Ephemeral]:
+        """The chat's live ephemeral messages, oldest first."""
+        return [e for (cid, _), e in self.ephemeral.items() if cid == chat_id and not e.message.deleted]
 
     def boosts_of(self, chat_id: int, user_id: int, now: int) -> list[Boost]:
         """A person's live boosts of a chat, oldest first."""
