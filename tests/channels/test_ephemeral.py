@@ -44,16 +44,16 @@ async def test_bob_alone_sees_the_bots_ephemeral_answer_which_it_edits_and_delet
         [shown] = await ephemeral_view(wire, group)
         assert (shown["receiver_user_id"], shown["ephemeral_message_id"], shown["text"]) == (BOB, 1, sent.text)
         assert all(m["text"] != sent.text for m in (await wire.sim("GET", f"/sim/chat/{group}"))[1]["messages"])
-        assert sent.text not in await wire.text(group)
+        assert "only you see this" not in await wire.text(group)
 
-        ids = {"chat_id": group, "receiver_user_id": BOB, "ephemeral_message_id": 1}
-        assert await bot.bot.edit_ephemeral_message_text(text="changed", **ids) is True
-        assert await bot.bot.edit_ephemeral_message_reply_markup(**ids) is True
+        ids: dict[str, Any] = {"chat_id": group, "receiver_user_id": BOB, "ephemeral_message_id": 1}
+        assert await bot.bot.edit_ephemeral_message_text(group, BOB, 1, text="changed") is True
+        assert await bot.bot.edit_ephemeral_message_reply_markup(group, BOB, 1) is True
         [shown] = await ephemeral_view(wire, group)
         assert (shown["text"], shown["edited"], "keyboard" in shown) == ("changed", True, False)
         second = await bot.bot.send_message(group, "again", receiver_user_id=BOB)  # the deprecated parameter
         assert second.ephemeral_message_id == 2
-        assert await bot.bot.delete_ephemeral_message(**ids) is True
+        assert await bot.bot.delete_ephemeral_message(group, BOB, 1) is True
         assert [e["ephemeral_message_id"] for e in await ephemeral_view(wire, group)] == [2]
     await wire.refused("deleteEphemeralMessage", 400, INVALID, **ids)
     await wire.refused(
