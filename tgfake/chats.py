@@ -208,6 +208,7 @@ class Chat:
     banned_senders: dict[int, int] = field(default_factory=dict)  # banChatSenderChat: sender chat id -> until_date
     general: Topic = field(default_factory=lambda: Topic(message_thread_id=1, name="General"))  # a forum's General
     reply_keyboards: dict[int, Shown | None] = field(default_factory=dict)  # person id (0: everyone) -> keyboard
+    direct_messages_of: int = 0  # a channel's direct messages chat (a supergroup): the channel's id
 
     def add(self, message: StoredMessage) -> StoredMessage:
         self.messages[message.message_id] = message
@@ -246,6 +247,8 @@ class Chat:
                 out["username"] = self.user.username
         if self.is_forum:
             out["is_forum"] = True
+        if self.direct_messages_of:
+            out["is_direct_messages"] = True
         return out
 
     def members_view(self) -> list[dict[str, Any]]:

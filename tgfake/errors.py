@@ -119,6 +119,7 @@ USER_ID_UNPARSABLE = "Bad Request: can't parse user identifier as a Number"
 USER_ID_INVALID = "Bad Request: invalid user identifier specified"
 BOT_INVALID = "Bad Request: BOT_INVALID"  # MTProto bots.*: a bot the caller neither owns nor manages
 JOIN_QUERY_RESULT_INVALID = "Bad Request: invalid result specified"  # td: not approve, decline or queue
+MESSAGE_CANT_BE_USED = "Bad Request: message can't be used in the method"  # td's process_suggested_post
 
 # --- chat management (telegram-bot-api Client.cpp and the TDLib errors it relays, see docs/bot-api.md) ----------
 INVALID_USER_ID = "Bad Request: invalid user_id specified"

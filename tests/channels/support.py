@@ -16,6 +16,7 @@ from tests.world.helpers import make_chat
 
 KINDS = [
     "message",
+    "channel_post",
     "chat_boost",
     "removed_chat_boost",
     "managed_bot",

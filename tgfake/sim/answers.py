@@ -313,3 +313,10 @@ class GuestSent(Sent):
 class SubscriptionChanged(Answer):
     update_id: int
     state: str
+
+
+class Suggested(Answer):
+    """The suggestion's place: the channel's direct messages chat and the message's id there."""
+
+    chat_id: int
+    message_id: int

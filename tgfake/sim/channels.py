@@ -21,7 +21,7 @@ from tgfake.sim import answers
 from tgfake.sim.common import bot_of, read_body, stand_of
 from tgfake.sim.openapi import BOT, CHAT_ID, documented
 from tgfake.wire import sim_json
-from tgfake.world import channels, groups
+from tgfake.world import channels, groups, suggested
 from tgfake.world.channel_state import BOOSTS_PER_PERSON
 
 routes = web.RouteTableDef()
@@ -64,6 +64,23 @@ class GuestIn(SimBody):
     chat_id: ChatId
     user: Ref = "alice"
     text: Annotated[str, Field(min_length=1, max_length=4096)]
+
+
+class PriceIn(SimBody):
+    """A suggested post's price: ``XTR`` (Stars, 5..100000) or ``TON`` (nanograms, 10^7..10^13)."""
+
+    currency: Literal["XTR", "TON"]
+    amount: Annotated[int, Field(ge=1)]
+
+
+class SuggestIn(SimBody):
+    """The person (``user``) suggests ``text`` as a post of the channel, with a ``price`` and a ``send_date`` if
+    they offer them."""
+
+    user: Ref = "alice"
+    text: Annotated[str, Field(min_length=1, max_length=4096)]
+    price: PriceIn | None = None
+    send_date: Annotated[int, Field(ge=0)] = 0
 
 
 class SubscriptionIn(SimBody):
@@ -173,3 +190,18 @@ async def subscription(request: web.Request) -> web.Response:
     person = groups.person_ref(stand, body.user)
     update_id = channels.change_subscription(stand, bot, person, body.telegram_payment_charge_id, body.state)
     return sim_json({"update_id": update_id, "state": body.state})
+
+
+@routes.post("/sim/chats/{id}/suggest-post")
+@documented(answers.Suggested, body=SuggestIn, params=(CHAT_ID,), errors=(404,))
+async def suggest_post(request: web.Request) -> web.Response:
+    """A person suggests a post in the channel's direct messages (made on first use): the channel's administrator
+    bots get the suggestion, which approveSuggestedPost publishes or declineSuggestedPost turns down."""
+    stand = stand_of(request)
+    body = await read_body(request, SuggestIn)
+    channel = _chat(request)
+    person = groups.person_ref(stand, body.user)
+    price = body.price.model_dump() if body.price is not None else None
+    msg = suggested.suggest(stand, channel, person, body.text, price, body.send_date)
+    chat_id = stand.world.channels.direct_messages[channel.id]
+    return sim_json({"chat_id": chat_id, "message_id": msg.message_id})

@@ -83,6 +83,29 @@ class ChannelMethods:
         return got
 
     @op
+    def suggest_post(
+        core: Core,
+        /,
+        channel: ChatArg,
+        text: str,
+        *,
+        user: Account = "alice",
+        price: dict[str, Any] | None = None,
+        send_date: int = 0,
+    ) -> Op[dict[str, Any]]:
+        """A person suggests a post in the channel's direct messages (``POST /sim/chats/{id}/suggest-post``),
+        with a ``price`` (``{"currency": "XTR", "amount": 50}``) and a ``send_date`` if given. Answers
+        ``{"chat_id"`` (the direct messages chat), ``"message_id"}``."""
+        body: dict[str, Any] = {"user": _ref(user), "text": text}
+        if price is not None:
+            body["price"] = price
+        if send_date:
+            body["send_date"] = send_date
+        got = yield from core.post(f"/sim/chats/{_chat_id(channel)}/suggest-post", body)
+        core.acted_in(int(got["chat_id"]))
+        return got
+
+    @op
     def change_subscription(
         core: Core, /, charge_id: str, state: str, *, user: Account = "alice", bot: str | int | None = None
     ) -> Op[dict[str, Any]]:

@@ -103,6 +103,7 @@ class ChannelState:
     guest_queries: dict[str, GuestQuery] = field(default_factory=dict)
     ephemeral: dict[tuple[int, int], Ephemeral] = field(default_factory=dict)  # (chat id, ephemeral id) -> it
     ephemeral_ids: dict[int, int] = field(default_factory=dict)  # chat id -> the last ephemeral id minted there
+    direct_messages: dict[int, int] = field(default_factory=dict)  # channel id -> its direct messages chat's id
 
     def mint(self) -> str:
         self.next_id += 1
