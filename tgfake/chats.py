@@ -522,6 +522,15 @@ def service_text(service: dict[str, Any], who: str) -> str:
     for key, verb in (("successful_payment", "paid"), ("refunded_payment", "was refunded")):
         if key in service:
             return f"{who} {verb} {service[key]['total_amount']} {service[key]['currency']}"
+    if "boost_added" in service:
+        count = service["boost_added"]["boost_count"]
+        return f"{who} boosted the group" + (f" {count} times" if count > 1 else "")
+    for key, verb in (("suggested_post_approved", "approved"), ("suggested_post_declined", "declined")):
+        if key in service:
+            comment = service[key].get("comment")
+            return f"{who} {verb} the suggested post" + (f": {comment!r}" if comment else "")
+    if "managed_bot_created" in service:
+        return f"{who} created @{service['managed_bot_created']['bot']['username']}"
     if "migrate_to_chat_id" in service:
         return f"the group became the supergroup {service['migrate_to_chat_id']}"
     if "migrate_from_chat_id" in service:

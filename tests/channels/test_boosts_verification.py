@@ -65,6 +65,7 @@ async def test_a_person_has_four_boosts_and_a_supergroup_shows_them(wire: Wire) 
     [service] = [u["message"] for u in updates if "message" in u and "boost_added" in u["message"]]
     assert (service["from"]["id"], service["boost_added"]) == (BOB, {"boost_count": 3})
     assert types.Message.model_validate(service).boost_added == types.ChatBoostAdded(boost_count=3)
+    assert f"[{service['message_id']}] * bob boosted the group 3 times" in await wire.text(group)
     basic = await make_chat(wire, type="group", title="Basic")
     status, body = await wire.sim("POST", f"/sim/chats/{basic}/boost", {"user": "bob"})
     assert (status, body) == (400, {"error": "only channels and supergroups are boosted, not a group"})

@@ -41,6 +41,7 @@ async def test_alice_creates_a_managed_bot_and_the_bot_manages_its_token(wire: W
         [message] = bot.seen["message"]
         assert message.managed_bot_created is not None
         assert (message.managed_bot_created.bot_user.id, message.from_user.id) == (made["id"], ALICE)
+        assert f"[{message.message_id}] * alice created @alice_shop_bot" in await wire.text(ALICE)
         [event] = bot.seen["managed_bot"]
         assert (event.user.id, event.bot_user.id, event.bot_user.username) == (ALICE, made["id"], "alice_shop_bot")
         assert tokens == [body["token"]]

@@ -75,6 +75,8 @@ async def test_bob_suggests_a_post_and_the_bot_declines_it(wire: Wire) -> None:
     assert declined["comment"] == "not our style"
     assert declined["suggested_post_message"]["suggested_post_info"] == {"state": "declined"}
     assert note["direct_messages_topic"]["user"]["id"] == BOB
+    line = f"[{note['message_id']}] * News declined the suggested post: 'not our style'"
+    assert line in await wire.text(placed["chat_id"])
     await wire.refused("declineSuggestedPost", 400, CANT, **ids)
     await wire.refused("approveSuggestedPost", 400, CANT, **ids)
 

@@ -24,12 +24,14 @@ class ChannelMethods:
         """A person boosts a channel or supergroup ``count`` times (``POST /sim/chats/{id}/boost``): each boost is a
         ``chat_boost`` for its administrator bots. Answers ``{"chat_id", "boosts"}``."""
         got = yield from core.post(f"/sim/chats/{_chat_id(chat)}/boost", {"user": _ref(user), "count": count})
+        core.acted_in(_chat_id(chat))  # the bot's thanks is read there
         return got
 
     @op
     def unboost(core: Core, /, chat: ChatArg, *, user: Account = "alice") -> Op[dict[str, Any]]:
         """The person takes their boosts back (``POST /sim/chats/{id}/unboost``): ``removed_chat_boost`` each."""
         got = yield from core.post(f"/sim/chats/{_chat_id(chat)}/unboost", {"user": _ref(user)})
+        core.acted_in(_chat_id(chat))
         return got
 
     @op
