@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tgfake.testing import StandClient
+import pytest
+
+from tgfake.testing import SimAPIError, StandClient
 
 
 def test_the_client_plays_each_persons_action(tgfake: StandClient) -> None:
@@ -22,5 +24,7 @@ def test_the_client_plays_each_persons_action(tgfake: StandClient) -> None:
     assert summoned["guest_query_id"]
     placed = tgfake.suggest_post(channel, "my post", price={"currency": "XTR", "amount": 10})
     assert placed["chat_id"] != channel.id
+    with pytest.raises(SimAPIError, match="no ephemeral command"):  # the bot's menu marks none is_ephemeral
+        tgfake.ephemeral_command(club, "/start", user="alice")
     state = tgfake.sim("GET", "/sim/state")
     assert state["pending_updates"] >= 4  # chat_boost x2, removed_chat_boost x2, ... for the stand's bot

@@ -106,3 +106,44 @@ async def test_ephemeral_sends_are_read_before_the_message(wire: Wire) -> None:
         "sendMessage", 400, "Bad Request: can't access the user", chat_id=group, text="x", receiver_user_id=987654
     )
     await wire.refused("sendMessage", 400, "Bad Request: message text is empty", chat_id=group, receiver_user_id=BOB)
+
+
+async def test_bobs_ephemeral_command_gets_an_ephemeral_reply(wire: Wire) -> None:
+    """Action: POST /sim/ephemeral-command (bob sends /secret, which the bot's menu marks is_ephemeral); aiogram's
+    Message.reply answers with an ephemeral message to bob, replying by ephemeral_message_id."""
+    group = await make_chat(wire, title="Club", members=["bob", "@tgfake_bot"])
+    async with aiogram_bot(wire) as bot:
+        commands = [types.BotCommand(command="secret", description="Only you", is_ephemeral=True)]
+        assert await bot.bot.set_my_commands(commands) is True
+        [kept] = await bot.bot.get_my_commands()
+        assert kept.is_ephemeral is True
+
+        @bot.router.message()
+        async def secret(message: types.Message) -> None:
+            if message.ephemeral_message_id is None:
+                return  # the group's service messages
+            bot.saw("message", message)
+            bot.saw("reply", await message.reply("just for you"))
+
+        await bot.drain()
+        body = {"chat_id": group, "user": "bob", "text": "/secret"}
+        status, got = await wire.sim("POST", "/sim/ephemeral-command", body)
+        assert (status, got["ephemeral_message_id"]) == (200, 1), got
+        assert await bot.drain() == 1
+        [incoming] = bot.seen["message"]
+        assert (incoming.message_id, incoming.ephemeral_message_id, incoming.text) == (0, 1, "/secret")
+        assert incoming.receiver_user is not None
+        assert incoming.receiver_user.id == 123
+        [reply] = bot.seen["reply"]
+        assert reply.receiver_user is not None
+        assert (reply.receiver_user.id, reply.ephemeral_message_id, reply.text) == (BOB, 2, "just for you")
+    shown = {(e["receiver_user_id"], e["text"]) for e in await ephemeral_view(wire, group)}
+    assert shown == {(123, "/secret"), (BOB, "just for you")}
+    assert "secret" not in await wire.text(group)
+    await wire.refused("deleteEphemeralMessage", 400, INVALID, chat_id=group, receiver_user_id=123,
+                       ephemeral_message_id=1)  # bob's, not the bot's  # fmt: skip
+    status, body = await wire.sim("POST", "/sim/ephemeral-command", {**body, "text": "/other"})
+    assert (status, body) == (
+        409,
+        {"error": "/other is no ephemeral command of @tgfake_bot here (setMyCommands: is_ephemeral)"},
+    )

@@ -42,7 +42,8 @@ def ephemeral_message(ctx: BotCall, p: Params) -> StoredMessage:
     if receiver not in ctx.world.users and receiver not in ctx.telegram.bots:
         raise bad_request(errors.CANT_ACCESS_USER)
     found = ctx.world.channels.ephemeral.get((chat_id, to_integer(p.text("ephemeral_message_id"))))
-    if found is None or found.bot_id != ctx.bot.id or found.receiver_id != receiver or found.message.deleted:
+    mine = found is not None and found.message.sender is not None and found.message.sender.id == ctx.bot.id
+    if found is None or not mine or found.receiver_id != receiver or found.message.deleted:
         raise bad_request(errors.MESSAGE_ID_INVALID)
     return found.message
 

@@ -64,8 +64,7 @@ def post(
     if receiver is None:
         raise bad_request(errors.CANT_ACCESS_USER)
     st = ctx.world.channels
-    number = st.ephemeral_ids.get(chat.id, 0) + 1
-    st.ephemeral_ids[chat.id] = number
+    number = st.next_ephemeral(chat.id)
     own: dict[str, Any] = {
         "message_id": 0,
         "date": ctx.unix_now(),

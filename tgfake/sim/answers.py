@@ -320,3 +320,8 @@ class Suggested(Answer):
 
     chat_id: int
     message_id: int
+
+
+class EphemeralSent(Answer):
+    ephemeral_message_id: int
+    update_id: int

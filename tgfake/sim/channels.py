@@ -83,6 +83,15 @@ class SuggestIn(SimBody):
     send_date: Annotated[int, Field(ge=0)] = 0
 
 
+class EphemeralCommandIn(SimBody):
+    """The person (``user``) sends ``text``, a command of ``bot`` marked ``is_ephemeral``, in group ``chat_id``."""
+
+    bot: BotRef = ""
+    chat_id: ChatId
+    user: Ref = "alice"
+    text: Annotated[str, Field(min_length=2, max_length=4096)]
+
+
 class SubscriptionIn(SimBody):
     """The person's subscription (the charge of its first payment) changes state: ``canceled`` by the person,
     ``active`` again, or ``failed`` (a renewal's payment)."""
@@ -205,3 +214,15 @@ async def suggest_post(request: web.Request) -> web.Response:
     msg = suggested.suggest(stand, channel, person, body.text, price, body.send_date)
     chat_id = stand.world.channels.direct_messages[channel.id]
     return sim_json({"chat_id": chat_id, "message_id": msg.message_id})
+
+
+@routes.post("/sim/ephemeral-command")
+@documented(answers.EphemeralSent, body=EphemeralCommandIn, errors=(404, 409))
+async def ephemeral_command(request: web.Request) -> web.Response:
+    """The person sends the bot's ephemeral command in a group: only the bot gets it, as an ephemeral message."""
+    stand = stand_of(request)
+    body = await read_body(request, EphemeralCommandIn)
+    chat = groups.chat_ref(stand, body.chat_id)
+    bot = stand.find_bot(body.bot)
+    msg, update_id = channels.ephemeral_command(stand, bot, chat, groups.person_ref(stand, body.user), body.text)
+    return sim_json({"ephemeral_message_id": msg.extra["ephemeral_message_id"], "update_id": update_id})

@@ -108,6 +108,16 @@ class ChannelMethods:
         return got
 
     @op
+    def ephemeral_command(
+        core: Core, /, chat: ChatArg, text: str, *, user: Account = "alice", bot: str | int | None = None
+    ) -> Op[dict[str, Any]]:
+        """A person sends the bot's ephemeral command (its menu marks it ``is_ephemeral``) in a group
+        (``POST /sim/ephemeral-command``): only the bot gets it. Answers ``{"ephemeral_message_id", "update_id"}``."""
+        body = _bot({"chat_id": _chat_id(chat), "user": _ref(user), "text": text}, bot)
+        got = yield from core.post("/sim/ephemeral-command", body)
+        return got
+
+    @op
     def change_subscription(
         core: Core, /, charge_id: str, state: str, *, user: Account = "alice", bot: str | int | None = None
     ) -> Op[dict[str, Any]]:

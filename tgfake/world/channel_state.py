@@ -109,6 +109,12 @@ class ChannelState:
         self.next_id += 1
         return str(self.next_id)
 
+    def next_ephemeral(self, chat_id: int) -> int:
+        """The chat's next ephemeral message id (numbered per chat)."""
+        number = self.ephemeral_ids.get(chat_id, 0) + 1
+        self.ephemeral_ids[chat_id] = number
+        return number
+
     def ephemeral_in(self, chat_id: int) -> list[Ephemeral]:
         """The chat's live ephemeral messages, oldest first."""
         return [e for (cid, _), e in self.ephemeral.items() if cid == chat_id and not e.message.deleted]

@@ -19,6 +19,7 @@ from tgfake.world.channel_state import (
     QUERY_SECONDS,
     Boost,
     ChannelState,
+    Ephemeral,
     GuestQuery,
     JoinQuery,
     ManagedBot,
@@ -239,6 +240,37 @@ def guest_reply(t: Telegram, query: GuestQuery, bot: Bot, result: InlineResult) 
     t.world.inline.messages[inline_id] = InlineMessage(inline_id, bot.id, chat.id, 0, msg.message_id)
     rooms.deliver(t, chat, msg)
     return inline_id
+
+
+# --- ephemeral commands ----------------------------------------------------------------------------------------------
+def ephemeral_command(t: Telegram, bot: Bot, chat: Chat, person: User, text: str) -> tuple[StoredMessage, int]:
+    """The person sends, in a group, a command the bot's menu marks ``is_ephemeral``: an ephemeral message only the
+    bot receives (``message_id`` 0, ``receiver_user``, ``ephemeral_message_id``); no one else sees it. The bot answers
+    with an ephemeral message to the person (``reply_parameters.ephemeral_message_id`` names this one)."""
+    if chat.type not in ("group", "supergroup"):
+        raise SimError(400, "ephemeral messages are sent in groups and supergroups")
+    if not chat.present(bot.id) or not chat.present(person.id):
+        raise SimError(409, f"both {person.handle} and @{bot.username} must be in chat {chat.id}")
+    command = text[1:].split(maxsplit=1)[0].split("@")[0] if text.startswith("/") and len(text) > 1 else ""
+    member = chat.member(person.id)
+    seen = bot.settings.commands_seen(
+        chat.type, chat.id, person.id, is_admin=member is not None and member.is_admin, language=person.language_code
+    )
+    if not any(c["command"] == command and c.get("is_ephemeral") for c in seen):
+        raise SimError(409, f"/{command} is no ephemeral command of @{bot.username} here (setMyCommands: is_ephemeral)")
+    st = state(t)
+    number = st.next_ephemeral(chat.id)
+    length = len(text.split(maxsplit=1)[0].encode("utf-16-le")) // 2
+    msg = StoredMessage(
+        message_id=0,
+        date=t.unix_now(),
+        sender=person,
+        text=text,
+        entities=[{"type": "bot_command", "offset": 0, "length": length}],
+        extra={"receiver_user": bot.user.json(), "ephemeral_message_id": number},
+    )
+    st.ephemeral[(chat.id, number)] = Ephemeral(bot.id, chat.id, bot.id, number, msg)
+    return msg, bot.push("message", message_json(chat, msg))
 
 
 # --- subscriptions ---------------------------------------------------------------------------------------------------
