@@ -95,3 +95,19 @@ async def test_suggested_post_refusals_in_order(wire: Wire) -> None:
     assert (status, body) == (400, {"error": "a price in XTR is 5..100000"})
     status, body = await wire.sim("POST", f"/sim/chats/{news}/suggest-post", {"text": "x", "send_date": 1})
     assert (status, body) == (400, {"error": "send_date is 5 minutes to 30 days ahead"})
+
+
+async def test_the_bot_answers_in_the_persons_topic(wire: Wire) -> None:
+    """A message to the direct messages chat goes to ``direct_messages_topic_id``'s topic, or the replied one's."""
+    news = await channel(wire)
+    placed = await suggest(wire, news)
+    dm = placed["chat_id"]
+    named = await wire.ok("sendMessage", chat_id=dm, text="hello", direct_messages_topic_id=ALICE)
+    assert named["direct_messages_topic"]["user"]["id"] == ALICE
+    reply = await wire.ok("sendMessage", chat_id=dm, text="soon", reply_to_message_id=placed["message_id"])
+    assert (reply["direct_messages_topic"]["topic_id"], reply["reply_to_message"]["message_id"]) == (
+        ALICE,
+        placed["message_id"],
+    )
+    elsewhere = await wire.ok("sendMessage", chat_id=news, text="a post", direct_messages_topic_id=ALICE)
+    assert "direct_messages_topic" not in elsewhere

@@ -14,7 +14,7 @@ from tgfake.errors import bad_request
 from tgfake.markup import Keyboard, ReplyMarkup
 from tgfake.params import Params, loads, parse_int
 from tgfake.text import FormattedText, format_text, utf16_len
-from tgfake.world import keyboards, rooms, visibility
+from tgfake.world import keyboards, rooms, suggested, visibility
 
 if TYPE_CHECKING:
     from tgfake.botapi.context import BotCall
@@ -221,6 +221,9 @@ def post_message(
         **fields,
     }
     msg = chat.add(StoredMessage(**own) if base is None else replace(base, **own))
+    topic = suggested.topic_for_send(ctx.telegram, chat, parse_int(p.text("direct_messages_topic_id")) or 0, reply_to)
+    if topic is not None:  # a channel's direct messages: the person's topic
+        msg.extra = {**msg.extra, "direct_messages_topic": topic}
     if msg.reply_markup is not None:
         keyboards.apply(chat, msg, msg.reply_markup)
     rooms.deliver(ctx.telegram, chat, msg)  # a channel post reaches the channel's other admin bots

@@ -54,6 +54,21 @@ def topic(person: User) -> dict[str, Any]:
     return {"topic_id": person.id, "user": person.json()}
 
 
+def topic_for_send(t: Telegram, chat: Chat, topic_id: int, reply_to: int | None) -> dict[str, Any] | None:
+    """The topic a bot's message in a channel's direct messages goes to: ``direct_messages_topic_id`` (a person's
+    id), else the topic of the message it replies to; None outside direct messages or without a known person."""
+    if not chat.direct_messages_of:
+        return None
+    if not topic_id and reply_to is not None:
+        target = chat.messages.get(reply_to)
+        found = target.extra.get("direct_messages_topic") if target is not None else None
+        if target is not None and target.service:
+            found = target.service.get("direct_messages_topic")
+        topic_id = int(found["topic_id"]) if found else 0
+    person = t.world.users.get(topic_id)
+    return topic(person) if person is not None else None
+
+
 def suggest(
     t: Telegram, channel: Chat, person: User, text: str, price: dict[str, Any] | None, send_date: int
 ) -> StoredMessage:
