@@ -111,3 +111,18 @@ async def test_the_bot_answers_in_the_persons_topic(wire: Wire) -> None:
     )
     elsewhere = await wire.ok("sendMessage", chat_id=news, text="a post", direct_messages_topic_id=ALICE)
     assert "direct_messages_topic" not in elsewhere
+
+
+async def test_a_post_approved_for_later_waits_for_the_stands_clock(wire: Wire) -> None:
+    news = await channel(wire)
+    placed = await suggest(wire, news, text="tomorrow's news")
+    later = wire.stand.unix_now() + 3600
+    assert await wire.ok("approveSuggestedPost", send_date=later, **{k: placed[k] for k in ("chat_id", "message_id")})
+    updates = await wire.ok("getUpdates")
+    [note] = [u["message"] for u in updates if "suggested_post_approved" in u.get("message", {})]
+    assert note["suggested_post_approved"]["send_date"] == later
+    assert [u for u in updates if "channel_post" in u] == []
+    await wire.ok("getUpdates", offset=updates[-1]["update_id"] + 1)
+    assert (await wire.sim("POST", "/sim/clock", {"advance": 3600}))[0] == 200
+    [post] = [u["channel_post"] for u in await wire.ok("getUpdates") if "channel_post" in u]
+    assert (post["chat"]["id"], post["text"], post["date"]) == (news, "tomorrow's news", later)

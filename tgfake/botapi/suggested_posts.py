@@ -6,11 +6,13 @@ Client.cpp's ``check_message(chat_id, message_id, ..., "suggested post")``: a ch
 found``, a message that is not there ``suggested post not found``; then TDLib's ``process_suggested_post``: not a
 person's pending suggestion in a direct messages chat (or, approving, no ``can_post_messages`` in the channel) is
 ``message can't be used in the method``. ``send_date`` and ``comment`` are passed on as read; the server's limits on
-them (30 days ahead, 128 characters) are not checked.
+them (30 days ahead, 128 characters) are not checked. A later date publishes the post when the stand's clock
+reaches it (at the next call or clock move, or a timer on the wall clock).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
@@ -37,7 +39,9 @@ def suggestion(ctx: BotCall, p: Params) -> tuple[Chat, StoredMessage]:
 async def approve_suggested_post(ctx: BotCall, p: Params) -> Any:
     """The post is published in the channel; ``suggested_post_approved`` in the direct messages."""
     chat, msg = suggestion(ctx, p)
-    suggested.approve(ctx.telegram, ctx.bot, chat, msg, to_integer(p.text("send_date")))
+    date = suggested.approve(ctx.telegram, ctx.bot, chat, msg, to_integer(p.text("send_date")))
+    if date > ctx.unix_now():  # on the wall clock nobody may call then: a timer publishes it (a moved clock does too)
+        asyncio.get_running_loop().call_later(date - ctx.now(), suggested.publish_due, ctx.telegram)
     return True
 
 

@@ -104,6 +104,7 @@ class ChannelState:
     ephemeral: dict[tuple[int, int], Ephemeral] = field(default_factory=dict)  # (chat id, ephemeral id) -> it
     ephemeral_ids: dict[int, int] = field(default_factory=dict)  # chat id -> the last ephemeral id minted there
     direct_messages: dict[int, int] = field(default_factory=dict)  # channel id -> its direct messages chat's id
+    scheduled: list[tuple[int, int, int]] = field(default_factory=list)  # approved posts: (date, chat, message id)
 
     def mint(self) -> str:
         self.next_id += 1

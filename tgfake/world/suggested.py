@@ -130,15 +130,45 @@ def _settled(t: Telegram, chat: Chat, msg: StoredMessage, service: dict[str, Any
     return note
 
 
-def approve(t: Telegram, bot: Bot, chat: Chat, msg: StoredMessage, send_date: int) -> StoredMessage:
-    """The bot approves: the post appears in the channel (at once; ``send_date`` is the date the service message
-    names) and ``suggested_post_approved`` in the direct messages."""
+def approve(t: Telegram, bot: Bot, chat: Chat, msg: StoredMessage, send_date: int) -> int:
+    """The bot approves: ``suggested_post_approved`` in the direct messages, and the post in the channel at its date
+    (``send_date``, else the one suggested, else now; a later one waits for the stand's clock: :func:`publish_due`).
+    Answers the date."""
     info = _suggestion(t, chat, msg)
     channel = t.world.chats[chat.direct_messages_of]
     member = channel.member(bot.id)
     if member is None or not member.present or not member.can("can_post_messages"):
         raise TelegramError(400, errors.MESSAGE_CANT_BE_USED)
     msg.extra["suggested_post_info"] = {**info, "state": "approved"}
+    date = send_date or info.get("send_date") or t.unix_now()
+    approved: dict[str, Any] = {"suggested_post_message": message_json(chat, msg, quote=False)}
+    if "price" in info:
+        approved["price"] = info["price"]
+    approved["send_date"] = date
+    _settled(t, chat, msg, {"suggested_post_approved": approved})
+    t.world.channels.scheduled.append((date, chat.id, msg.message_id))
+    publish_due(t)
+    return date
+
+
+def publish_due(t: Telegram) -> None:
+    """Publish every approved suggestion whose date the stand's clock has reached (cheap when none waits)."""
+    waiting = t.world.channels.scheduled
+    if not waiting:
+        return
+    now = t.unix_now()
+    for item in [w for w in waiting if w[0] <= now]:
+        waiting.remove(item)
+        chat = t.world.chats.get(item[1])
+        msg = chat.messages.get(item[2]) if chat is not None else None
+        channel = t.world.chats.get(chat.direct_messages_of) if chat is not None else None
+        if chat is not None and msg is not None and channel is not None and not msg.deleted:
+            _publish(t, channel, msg)
+
+
+def _publish(t: Telegram, channel: Chat, msg: StoredMessage) -> StoredMessage:
+    """The suggestion's content as a post of the channel (``is_paid_post`` when it had a price)."""
+    info = msg.extra.get("suggested_post_info") or {}
     post = channel.add(
         StoredMessage(
             message_id=channel.mint_message_id(),
@@ -152,11 +182,6 @@ def approve(t: Telegram, bot: Bot, chat: Chat, msg: StoredMessage, send_date: in
         )
     )
     rooms.deliver(t, channel, post)
-    approved: dict[str, Any] = {"suggested_post_message": message_json(chat, msg, quote=False)}
-    if "price" in info:
-        approved["price"] = info["price"]
-    approved["send_date"] = send_date or info.get("send_date") or t.unix_now()
-    _settled(t, chat, msg, {"suggested_post_approved": approved})
     return post
 
 
