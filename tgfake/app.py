@@ -1,7 +1,8 @@
 """``create_app``: the only place routes are wired. Any URL's code is one step from here:
 
-- ``/bot<token>/<method>`` → :func:`bot_api` → ``tgfake/botapi/<family>.py`` (method registry);
-- ``/file/bot<token>/<file_path>`` → ``tgfake/downloads.py`` (getFile's bytes);
+- ``/bot<token>/<method>`` → :func:`bot_api` → ``tgfake/botapi/<family>.py`` (method registry); the test
+  environment's ``/bot<token>/test/<method>`` is the same;
+- ``/file/bot<token>/<file_path>`` → ``tgfake/downloads.py`` (getFile's bytes; ``.../test/<file_path>`` too);
 - ``/sim/...`` → ``tgfake/sim/<concern>.py`` (person, inspect, control, files, drafts, webapp, webhook);
 - ``/`` → ``tgfake/page.py`` (the chat page);
 - ``/v1/...``, ``/sim/llm/...`` and ``/api/llm-completions...`` → ``llmstub`` (only with a model);
@@ -92,6 +93,10 @@ async def bot_api(request: web.Request) -> web.StreamResponse:
     if not path.startswith("/bot") or "/" not in path[4:]:
         return not_found()
     token, method = path[4:].split("/", 1)
+    if method.startswith("test"):  # Telegram's test environment (HttpConnection skips "/test", then wants a "/")
+        if not method.startswith("test/"):
+            return not_found()
+        method = method[5:]  # served by the same bot: the stand has one environment
     method = method.removesuffix("/")
     if not method:
         return not_found()

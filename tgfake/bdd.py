@@ -651,6 +651,9 @@ def chat_exists(
 
 @given(parsers.re(_ACCOUNT + r' is an administrator of "(?P<title>[^"]+)"'))
 def is_administrator(request: pytest.FixtureRequest, tgfake: StandClient, who: str, title: str) -> None:
+    if _named_chat(request, title).type == "channel":  # a channel's administrator: every channel right
+        tgfake.promote(_named_chat(request, title), _account(tgfake, who))
+        return
     tgfake.promote(
         _named_chat(request, title),
         _account(tgfake, who),
@@ -731,3 +734,38 @@ def payment_is(request: pytest.FixtureRequest, tgfake: StandClient, status: str,
         raise AssertionError("no payment in this scenario: When alice pays the invoice")
     if outcome.get("status") != status or (text is not None and outcome.get("error_message") != _unquote(text)):
         raise _fail(tgfake, f"the payment ended {outcome}, not {status}" + (f" with {text!r}" if text else ""))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Channels: boosts, guest summons, suggested posts (tgfake/testing/channels.py)
+
+
+@when(parsers.re(r'(?P<who>[A-Za-z][\w-]*) (?P<verb>boosts|takes back (?:their|his|her) boosts of) "(?P<title>[^"]+)"'))
+def boosts(request: pytest.FixtureRequest, tgfake: StandClient, who: str, verb: str, title: str) -> None:
+    """``chat_boost`` (or ``removed_chat_boost``) for the chat's administrator bots; their answer is read there."""
+    chat = _named_chat(request, title)
+    if verb == "boosts":
+        tgfake.boost(chat, user=who)
+    else:
+        tgfake.unboost(chat, user=who)
+
+
+@when(parsers.re(r'(?P<who>[A-Za-z][\w-]*) summons the bot in "(?P<title>[^"]+)" with ' + _QUOTED))
+def summons(request: pytest.FixtureRequest, tgfake: StandClient, who: str, title: str, text: str) -> None:
+    """``guest_message``: the bot is not in the chat; its answerGuestQuery is read there."""
+    tgfake.summon(_named_chat(request, title), _unquote(text), user=who)
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) suggests the post " + _QUOTED + r' to "(?P<title>[^"]+)"'))
+def suggests(request: pytest.FixtureRequest, tgfake: StandClient, who: str, text: str, title: str) -> None:
+    """A suggestion in the channel's direct messages; the bot's service answer is read there."""
+    tgfake.suggest_post(_named_chat(request, title), _unquote(text), user=who)
+
+
+@then(parsers.re(r'"(?P<title>[^"]+)" shows the post ' + _QUOTED))
+def channel_shows(request: pytest.FixtureRequest, tgfake: StandClient, title: str, text: str) -> None:
+    """Once the bot has handled what it got (its next getUpdates is held), the chat's transcript has the post."""
+    tgfake.sim("GET", "/sim/wait", query={"polling": "1", "timeout": "10"})
+    chat = _named_chat(request, title)
+    if _unquote(text) not in tgfake.transcript(chat.id):
+        raise _fail(tgfake, f"{title!r} does not show {_unquote(text)!r}")

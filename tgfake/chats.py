@@ -208,6 +208,7 @@ class Chat:
     banned_senders: dict[int, int] = field(default_factory=dict)  # banChatSenderChat: sender chat id -> until_date
     general: Topic = field(default_factory=lambda: Topic(message_thread_id=1, name="General"))  # a forum's General
     reply_keyboards: dict[int, Shown | None] = field(default_factory=dict)  # person id (0: everyone) -> keyboard
+    direct_messages_of: int = 0  # a channel's direct messages chat (a supergroup): the channel's id
 
     def add(self, message: StoredMessage) -> StoredMessage:
         self.messages[message.message_id] = message
@@ -246,6 +247,8 @@ class Chat:
                 out["username"] = self.user.username
         if self.is_forum:
             out["is_forum"] = True
+        if self.direct_messages_of:
+            out["is_direct_messages"] = True
         return out
 
     def members_view(self) -> list[dict[str, Any]]:
@@ -519,6 +522,15 @@ def service_text(service: dict[str, Any], who: str) -> str:
     for key, verb in (("successful_payment", "paid"), ("refunded_payment", "was refunded")):
         if key in service:
             return f"{who} {verb} {service[key]['total_amount']} {service[key]['currency']}"
+    if "boost_added" in service:
+        count = service["boost_added"]["boost_count"]
+        return f"{who} boosted the group" + (f" {count} times" if count > 1 else "")
+    for key, verb in (("suggested_post_approved", "approved"), ("suggested_post_declined", "declined")):
+        if key in service:
+            comment = service[key].get("comment")
+            return f"{who} {verb} the suggested post" + (f": {comment!r}" if comment else "")
+    if "managed_bot_created" in service:
+        return f"{who} created @{service['managed_bot_created']['bot']['username']}"
     if "migrate_to_chat_id" in service:
         return f"the group became the supergroup {service['migrate_to_chat_id']}"
     if "migrate_from_chat_id" in service:

@@ -111,6 +111,16 @@ SUGGESTED_POST_NOT_FOUND = "Bad Request: suggested post not found"
 BOT_VERIFIER_FORBIDDEN = "Bad Request: BOT_VERIFIER_FORBIDDEN"
 STARGIFT_INVALID = "Bad Request: STARGIFT_INVALID"  # MTProto payments.getPaymentForm: no such gift
 
+# --- issue 25's channel families (boosts, verification, managed bots, join request and guest queries) -----------
+USER_IDS_NOT_ARRAY = "Bad Request: expected an Array of user identifiers"  # Client.cpp get_user_ids
+USER_IDS_TOO_MANY = "Bad Request: too many user identifiers specified"
+USER_ID_NOT_NUMBER = "Bad Request: user identifier must be a Number"
+USER_ID_UNPARSABLE = "Bad Request: can't parse user identifier as a Number"
+USER_ID_INVALID = "Bad Request: invalid user identifier specified"
+BOT_INVALID = "Bad Request: BOT_INVALID"  # MTProto bots.*: a bot the caller neither owns nor manages
+JOIN_QUERY_RESULT_INVALID = "Bad Request: invalid result specified"  # td: not approve, decline or queue
+MESSAGE_CANT_BE_USED = "Bad Request: message can't be used in the method"  # td's process_suggested_post
+
 # --- chat management (telegram-bot-api Client.cpp and the TDLib errors it relays, see docs/bot-api.md) ----------
 INVALID_USER_ID = "Bad Request: invalid user_id specified"
 MEMBER_NOT_FOUND = "Bad Request: member not found"

@@ -45,6 +45,7 @@ from tgfake.world.bots import Bot, Signal
 from tgfake.world.people import DEFAULT_USER_ID, User
 from tgfake.world.polls import close_due
 from tgfake.world.state import Call, World
+from tgfake.world.suggested import publish_due
 from tgfake.world.telegram import Telegram
 
 __all__ = ["DEFAULT_USER_ID", "BotCall", "Call", "Described", "Signal", "Stand", "World"]
@@ -112,6 +113,7 @@ class Stand(Telegram):
         else:
             self.clock.advance(amount)
         close_due(self)  # a timed poll whose time has come closes now: its bot hears of it
+        publish_due(self)  # an approved suggested post whose date has come is published
         self.calls_signal.fire()
 
     def clock_json(self) -> dict[str, Any]:

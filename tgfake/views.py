@@ -49,6 +49,12 @@ def chat_view(t: Telegram, chat_id: int, bot: Bot | None = None) -> dict[str, An
         out["title"] = chat.title
     out["typing"] = chat.typing(t.now())
     out["messages"] = [message_view(m) for m in chat.messages.values()]
+    hidden = [e for e in t.world.channels.ephemeral_in(chat.id) if chat.type != "private" or e.bot_id == bot.id]
+    if hidden:  # ephemeral messages: each only its receiver sees, so they are apart from the chat's messages
+        out["ephemeral"] = [
+            {"receiver_user_id": e.receiver_id, "ephemeral_message_id": e.ephemeral_id, **message_view(e.message)}
+            for e in hidden
+        ]
     out["drafts"] = [d.json() for d in chat.drafts.current(t.now())]
     out["callbacks"] = [a.json() for a in chat.callbacks]
     out["menu_button"] = bot.menus.shown(chat.id, chat.type)

@@ -69,7 +69,7 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
         ),
     ),
     "Ephemeral messages": (
-        "12 refusal-only",
+        "25 channels",
         (
             "deleteEphemeralMessage",
             "editEphemeralMessageCaption",
@@ -132,7 +132,7 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
         ),
     ),
     "Chat: pins": ("9 world", ("pinChatMessage", "unpinAllChatMessages", "unpinChatMessage")),
-    "Boosts": ("12 refusal-only", ("getUserChatBoosts",)),
+    "Boosts": ("25 channels", ("getUserChatBoosts",)),
     "Forum topics": (
         "9 world",
         (
@@ -181,7 +181,7 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
             "savePreparedKeyboardButton",
         ),
     ),
-    "Guest queries": ("12 refusal-only", ("answerGuestQuery",)),
+    "Guest queries": ("25 channels", ("answerGuestQuery",)),
     "Payments & Stars": (
         "12 payments",
         (
@@ -249,12 +249,12 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "Stories": ("12 refusal-only", ("deleteStory", "editStory", "postStory", "repostStory")),
     "Verification": (
-        "12 refusal-only",
+        "25 channels",
         ("removeChatVerification", "removeUserVerification", "verifyChat", "verifyUser"),
     ),
-    "Suggested posts": ("12 refusal-only", ("approveSuggestedPost", "declineSuggestedPost")),
+    "Suggested posts": ("25 channels", ("approveSuggestedPost", "declineSuggestedPost")),
     "Managed bots": (
-        "12 refusal-only",
+        "25 channels",
         (
             "getManagedBotAccessSettings",
             "getManagedBotToken",

@@ -174,11 +174,13 @@ async def test_people_are_not_managed_bots(wire: Wire, method: str) -> None:
 
 
 @pytest.mark.parametrize("method", ["approveSuggestedPost", "declineSuggestedPost"])
-async def test_there_are_no_suggested_posts(wire: Wire, method: str) -> None:
+async def test_a_message_that_is_no_suggested_post(wire: Wire, method: str) -> None:
+    """The chat, the message (check_message), then TDLib's process_suggested_post (tests/channels for the model)."""
     await wire.refused(method, 400, "Bad Request: chat_id is empty", message_id=1)
     await wire.refused(method, 400, CHAT_NOT_FOUND, chat_id=-100123, message_id=1)
     await wire.say("hi")
-    await wire.refused(method, 400, "Bad Request: suggested post not found", chat_id=4242, message_id=1)
+    await wire.refused(method, 400, "Bad Request: suggested post not found", chat_id=4242, message_id=99)
+    await wire.refused(method, 400, "Bad Request: message can't be used in the method", chat_id=4242, message_id=1)
 
 
 async def test_nobody_boosts_a_chat(wire: Wire) -> None:

@@ -1,6 +1,7 @@
 """Issue 12's remaining methods through the wire: each refusal's status and words, and what the modelled ones change.
 
-Ephemeral messages, join request queries and guest queries do not exist in the stand (refusal-only); the sticker
+Ephemeral messages do not exist in the stand (refusal-only), nor does a join request query nobody asked (the
+modelled queries and guest queries: tests/channels/test_queries.py); the sticker
 set of a supergroup, member tags, Premium gifts, emoji statuses, passport data errors and personal chats are
 modelled as far as the world has them.
 """
@@ -46,7 +47,7 @@ async def test_ephemeral_methods_check_receiver_and_chat_then_find_no_message(
     await wire.refused(method, 400, "Bad Request: MESSAGE_ID_INVALID", receiver_user_id=BOB, **base)
 
 
-# --- join request queries and guest queries ------------------------------------------------------------------------
+# --- join request queries ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("method", "params"),
     [
@@ -56,27 +57,6 @@ async def test_ephemeral_methods_check_receiver_and_chat_then_find_no_message(
 )
 async def test_join_request_queries_are_never_open(wire: Wire, method: str, params: dict[str, Any]) -> None:
     await wire.refused(method, 400, QUERY_INVALID, **params)
-
-
-@pytest.mark.parametrize(
-    ("result", "description"),
-    [
-        (None, "Bad Request: result isn't specified"),
-        ("{oops", "Bad Request: can't parse JSON encoded web view query results"),
-        ("[]", "Bad Request: inline query result must be an object"),
-        ("{}", 'Bad Request: can\'t find field "type"'),
-        ('{"type": "article"}', 'Bad Request: can\'t find field "id"'),
-        ('{"type": "article", "id": []}', 'Bad Request: field "id" must be of type String'),
-        ('{"type": "article", "id": "1"}', QUERY_INVALID),
-    ],
-)
-async def test_guest_query_result_is_read_then_no_query_is_open(
-    wire: Wire, result: str | None, description: str
-) -> None:
-    params: dict[str, Any] = {"guest_query_id": "5"}
-    if result is not None:
-        params["result"] = result
-    await wire.refused("answerGuestQuery", 400, description, **params)
 
 
 # --- a supergroup's sticker set ------------------------------------------------------------------------------------

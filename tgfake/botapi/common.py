@@ -8,12 +8,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
+from tgfake.botapi import ephemeral_sends
 from tgfake.chats import Chat, StoredMessage, comment_thread
 from tgfake.errors import bad_request
 from tgfake.markup import Keyboard, ReplyMarkup
 from tgfake.params import Params, loads, parse_int
 from tgfake.text import FormattedText, format_text, utf16_len
-from tgfake.world import keyboards, rooms, visibility
+from tgfake.world import keyboards, rooms, suggested, visibility
 
 if TYPE_CHECKING:
     from tgfake.botapi.context import BotCall
@@ -196,7 +197,12 @@ def post_message(
     (``keyboard`` not a list) updates the keyboards of the people it is for. ``base`` (a forward's or a copy's
     content, see tgfake/botapi/forwards.py) gives every field the send does not set itself.
     """
+    receiver = ephemeral_sends.requested(p)  # Bot API 10.3: a message only this person sees
     chat = ctx.chat_for_send(cid)
+    if receiver is not None:
+        if attach is not None:
+            fields.update(attach())
+        return ephemeral_sends.post(ctx, chat, receiver, keyboard, base, fields)
     reply_to, quote = reply_target(p, chat)
     if attach is not None:
         fields.update(attach())
@@ -215,6 +221,9 @@ def post_message(
         **fields,
     }
     msg = chat.add(StoredMessage(**own) if base is None else replace(base, **own))
+    topic = suggested.topic_for_send(ctx.telegram, chat, parse_int(p.text("direct_messages_topic_id")) or 0, reply_to)
+    if topic is not None:  # a channel's direct messages: the person's topic
+        msg.extra = {**msg.extra, "direct_messages_topic": topic}
     if msg.reply_markup is not None:
         keyboards.apply(chat, msg, msg.reply_markup)
     rooms.deliver(ctx.telegram, chat, msg)  # a channel post reaches the channel's other admin bots

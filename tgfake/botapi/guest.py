@@ -1,9 +1,10 @@
-"""Guest queries: the stand has no guest messages, so answering one is Telegram's ``QUERY_ID_INVALID``.
+"""Guest queries: a person summons the bot into a chat it is not in (``POST /sim/guest-message``); the bot gets
+``guest_message`` with a ``guest_query_id`` and answers it with answerGuestQuery.
 
-A ``guest_message`` update (a bot summoned into a chat it is not in) is not modelled, so no guest query is open.
-telegram-bot-api reads ``result`` first (``get_inline_query_result``: present, JSON, an object with a ``type`` and
-an ``id``); the stand checks that much, then answers the unknown query as the server words ``QUERY_ID_INVALID``.
-The full InlineQueryResult check is inline mode's (answerInlineQuery).
+Client.cpp reads ``result`` first (``get_inline_query_result``, the InlineQueryResult check of answerWebAppQuery),
+then TDLib's ``answerGuestQuery`` finds the query: an unknown or answered one is ``QUERY_ID_INVALID`` as the server
+words it. The answer enters the chat as the bot's message, replying to the summons and naming who summoned it
+(``guest_bot_caller_user``, ``guest_bot_caller_chat``); the bot gets its ``inline_message_id`` (SentGuestMessage).
 """
 
 from __future__ import annotations
@@ -11,27 +12,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.botapi import fields
-from tgfake.botapi.fields import FieldError
+from tgfake.botapi.inline import checked_result
 from tgfake.botapi.registry import bot_method
 from tgfake.errors import bad_request
 from tgfake.params import Params
+from tgfake.world import channels
 
 if TYPE_CHECKING:
     from tgfake.botapi.context import BotCall
 
-REFUSAL_ONLY = True
-
 
 @bot_method("answerGuestQuery")
 async def answer_guest_query(ctx: BotCall, p: Params) -> Any:
-    """``result`` checked as an InlineQueryResult's outline; no guest query is open, so ``query ID is invalid``."""
-    value = fields.required_json(p, "result", errors.RESULT_BAD_JSON, missing=errors.RESULT_NOT_SPECIFIED)
-    if not isinstance(value, dict):
-        raise bad_request(errors.RESULT_NOT_OBJECT)
-    try:
-        fields.required_string(value, "type")
-        fields.required_string(value, "id")
-    except FieldError as exc:
-        raise fields.refuse(exc.message) from None
-    raise bad_request(errors.QUERY_TOO_OLD)
+    """``result`` checked as answerWebAppQuery's; then the open query, answered once: SentGuestMessage."""
+    result = checked_result(ctx, p)
+    query = ctx.world.channels.guest_queries.get(p.text("guest_query_id").strip())
+    if query is None or query.bot_id != ctx.bot.id or query.answered:
+        raise bad_request(errors.QUERY_TOO_OLD)
+    return {"inline_message_id": channels.guest_reply(ctx.telegram, query, ctx.bot, result)}

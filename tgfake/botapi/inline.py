@@ -513,6 +513,13 @@ def _one_result(ctx: BotCall, p: Params) -> InlineResult:
     return _result(ctx, draft)
 
 
+def checked_result(ctx: BotCall, p: Params) -> InlineResult:
+    """One ``result`` (answerWebAppQuery's, answerGuestQuery's) read and its id checked, in Client.cpp's order."""
+    result = _one_result(ctx, p)
+    _check_id(result)
+    return result
+
+
 def _button(p: Params) -> dict[str, Any] | None:
     """``button`` (InlineQueryResultsButton), else the legacy ``switch_pm_text`` / ``switch_pm_parameter``."""
     raw = p.text("button")

@@ -115,7 +115,7 @@ async def delete_message(ctx: BotCall, p: Params) -> Any:
     refused = deletion_refused(ctx, chat, msg)
     if refused:
         raise bad_request(refused)
-    msg.deleted = True
+    rooms.delete(ctx.telegram, chat, msg)
     return True
 
 
@@ -131,7 +131,7 @@ async def delete_messages(ctx: BotCall, p: Params) -> Any:
         if refused:
             raise bad_request(refused)
     for msg in found:
-        msg.deleted = True
+        rooms.delete(ctx.telegram, chat, msg)
     return True
 
 

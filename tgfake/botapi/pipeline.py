@@ -24,6 +24,7 @@ from tgfake.world.bots import Bot
 from tgfake.world.flood import COUNTED
 from tgfake.world.polls import close_due
 from tgfake.world.state import Call
+from tgfake.world.suggested import publish_due
 from tgfake.world.telegram import Telegram
 
 CHAT_PARAMS = ("chat_id", "from_chat_id")
@@ -73,6 +74,7 @@ class Pipeline:
             if values.get("chat_id", "")[:1] == "@" or values.get("from_chat_id", "")[:1] == "@":
                 self._name_public_chats(params)
             close_due(telegram)  # timed polls close on the stand's clock, seen at the next call
+            publish_due(telegram)  # as do approved suggested posts whose date has come
             flood_chat = self._flood_chat(bot, method, params)
             waiting = self.before_call(BotCall(telegram, bot), method, params) if self.before_call else None
             if waiting is not None:

@@ -41,8 +41,9 @@ def language(p: Params) -> str:
 
 
 # --- commands --------------------------------------------------------------------------------------------------
-def read_commands(p: Params) -> list[dict[str, str]]:
-    """``get_bot_commands``: absent or empty is the empty list; each item needs both fields as strings."""
+def read_commands(p: Params) -> list[dict[str, Any]]:
+    """``get_bot_commands``: absent or empty is the empty list; each item needs both fields as strings, and
+    ``is_ephemeral`` (Bot API 10.3, newer than the Client.cpp read: TDLib's ``botCommand``) is an optional Boolean."""
     value = fields.decode_param(p, "commands", "commands")
     if value is None and not p.text("commands"):
         return []
@@ -55,9 +56,10 @@ def read_commands(p: Params) -> list[dict[str, str]]:
                 raise FieldError(errors.NOT_AN_OBJECT)
             command = fields.required_string(item, "command")
             description = fields.required_string(item, "description")
+            ephemeral = fields.optional_bool(item, "is_ephemeral")
         except FieldError as exc:
             raise fields.wrapped("BotCommand", exc) from None
-        out.append({"command": command, "description": description})
+        out.append({"command": command, "description": description} | ({"is_ephemeral": True} if ephemeral else {}))
     return out
 
 
@@ -112,7 +114,7 @@ def resolve_scope(ctx: BotCall, p: Params) -> Scope:
     return kind, chat.id, user_id
 
 
-def checked_command(item: dict[str, str]) -> dict[str, str]:
+def checked_command(item: dict[str, Any]) -> dict[str, Any]:
     """TDLib's checks (trimmed, one leading slash dropped, lengths in code points), then the server's characters."""
     command = item["command"].strip()
     if command.startswith("/"):
@@ -126,7 +128,9 @@ def checked_command(item: dict[str, str]) -> dict[str, str]:
         raise bad_request(errors.COMMAND_DESCRIPTION_EMPTY)
     if len(description) > MAX_COMMAND_DESCRIPTION:
         raise bad_request(errors.COMMAND_DESCRIPTION_TOO_LONG.format(limit=MAX_COMMAND_DESCRIPTION))
-    return {"command": command, "description": description}
+    return {"command": command, "description": description} | (
+        {"is_ephemeral": True} if item.get("is_ephemeral") else {}
+    )
 
 
 @bot_method("setMyCommands")

@@ -6,6 +6,7 @@ from aiohttp import web
 
 from tgfake.sim import (
     actions,
+    channels,
     control,
     drafts,
     files,
@@ -41,6 +42,7 @@ ROUTE_TABLES = (
     page_views.routes,
     inline.routes,
     load.routes,
+    channels.routes,
 )
 
 

@@ -285,3 +285,43 @@ class Updated(Answer):
 
     message_id: int
     updates: dict[str, int]
+
+
+class Boosted(Answer):
+    """The boosts a person gave (or took back from) a chat, as ChatBoost objects."""
+
+    chat_id: int
+    boosts: list[JSONObject]
+
+
+class Verifier(Answer):
+    bot: str
+    verifier: bool
+    verified: list[JSONObject]
+
+
+class JoinRequestBot(Answer):
+    chat_id: int
+    bot: str | None
+    queries: list[JSONObject]
+
+
+class GuestSent(Sent):
+    guest_query_id: str
+
+
+class SubscriptionChanged(Answer):
+    update_id: int
+    state: str
+
+
+class Suggested(Answer):
+    """The suggestion's place: the channel's direct messages chat and the message's id there."""
+
+    chat_id: int
+    message_id: int
+
+
+class EphemeralSent(Answer):
+    ephemeral_message_id: int
+    update_id: int

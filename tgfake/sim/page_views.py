@@ -102,6 +102,11 @@ def page_chat(stand: Stand, bot: Bot, chat_id: int, person: int) -> dict[str, An
     out["chat"] = chat.json()
     out["title"] = title_of(chat)
     out["messages"] = [page_message(chat, m) for m in chat.messages.values() if not m.deleted]
+    out["ephemeral_messages"] = [  # what only this person sees: the bots' to them, and their own ephemeral commands
+        page_message(chat, e.message)
+        for e in stand.world.channels.ephemeral_in(chat.id)
+        if person in (e.receiver_id, e.message.sender.id if e.message.sender is not None else 0)
+    ]
     personal = out.get("personal_keyboards", {})
     out["keyboard"] = personal[str(person)] if str(person) in personal else out.get("reply_keyboard")
     out["topics"] = topics_of(chat)

@@ -291,7 +291,7 @@ def delete(stand: Telegram, body: TargetIn) -> None:
     member = chat.member(person.id)
     if not own and chat.type != "private" and (member is None or not member.is_admin):
         raise SimError(403, f"{person.handle} can delete only their own messages in chat {chat.id}")
-    msg.deleted = True
+    rooms.delete(stand, chat, msg)
 
 
 def react(stand: Telegram, body: ReactIn) -> dict[str, Any]:

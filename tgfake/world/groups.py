@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from tgfake.bounds import CHANNEL_ID_BASE, TOPIC_COLORS
 from tgfake.chats import Chat, InviteLink, JoinRequest, Topic
 from tgfake.errors import SimError
+from tgfake.world.channels import join_query_for
 from tgfake.world.members import (
     ADMINISTRATOR,
     CREATOR,
@@ -365,7 +366,8 @@ def request_join(stand: Telegram, chat: Chat, person: User, bio: str = "", link:
     for member in chat.members.values():
         bot = stand.bots.get(member.user.id) if member.user.is_bot else None
         if bot is not None and member.present and member.can("can_invite_users"):
-            out.append(bot.push("chat_join_request", payload))
+            query_id = join_query_for(stand, chat, bot, person)  # the bot the chat assigned its requests to
+            out.append(bot.push("chat_join_request", {**payload, "query_id": query_id} if query_id else payload))
     return out
 
 

@@ -56,9 +56,52 @@ def deliver(t: Telegram, chat: Chat, msg: StoredMessage, *, edited: bool = False
         if edited:
             kind = "edited_" + kind
         out[bot.id] = bot.push(kind, message_json(chat, msg))
-    if chat.linked_chat_id and chat.type == "channel" and not edited and msg.service is None:
-        forward_to_discussion(t, chat, msg)
+    if chat.linked_chat_id and chat.type == "channel" and msg.service is None:
+        if edited:
+            edit_discussion_copy(t, chat, msg)
+        else:
+            forward_to_discussion(t, chat, msg)
     return out
+
+
+def delete(t: Telegram, chat: Chat, msg: StoredMessage) -> None:
+    """A message is deleted (flagged, so history stays); a channel post takes its automatic forward in the
+    discussion group with it, as Telegram deletes the comments' root with the post. Telegram tells no bot."""
+    msg.deleted = True
+    copy = discussion_copy(t, chat, msg)
+    if copy is not None:
+        copy[1].deleted = True
+
+
+def discussion_copy(t: Telegram, channel: Chat, post: StoredMessage) -> tuple[Chat, StoredMessage] | None:
+    """The live automatic forward of a channel post in the channel's discussion group, if it has one."""
+    if channel.type != "channel" or not channel.linked_chat_id:
+        return None
+    group = t.world.chats.get(channel.linked_chat_id)
+    if group is None:
+        return None
+    for copy in reversed(group.messages.values()):
+        origin = copy.extra.get("forward_origin") if copy.extra.get("is_automatic_forward") else None
+        if origin is None or copy.deleted:
+            continue
+        if (origin.get("message_id"), origin.get("chat", {}).get("id")) == (post.message_id, channel.id):
+            return group, copy
+    return None
+
+
+def edit_discussion_copy(t: Telegram, channel: Chat, post: StoredMessage) -> None:
+    """A channel post's edit reaches its automatic forward: the same text, caption and media, edited at the same
+    date, and an ``edited_message`` for the group's bots that see it (never a keyboard: the forward has none)."""
+    found = discussion_copy(t, channel, post)
+    if found is None:
+        return
+    group, copy = found
+    if (copy.text, copy.caption, copy.entities, copy.media) == (post.text, post.caption, post.entities, post.media):
+        return  # only the keyboard changed: the forward shows none
+    copy.text, copy.caption, copy.entities, copy.media = post.text, post.caption, list(post.entities), post.media
+    copy.link_preview = post.link_preview
+    copy.edit_date = post.edit_date
+    deliver(t, group, copy, edited=True)
 
 
 def forward_to_discussion(t: Telegram, channel: Chat, post: StoredMessage) -> None:

@@ -63,23 +63,23 @@ class BotSettings:
     names: dict[str, str] = field(default_factory=dict)  # language code ("" = default) -> name
     descriptions: dict[str, str] = field(default_factory=dict)
     short_descriptions: dict[str, str] = field(default_factory=dict)
-    commands: dict[tuple[Scope, str], list[dict[str, str]]] = field(default_factory=dict)
+    commands: dict[tuple[Scope, str], list[dict[str, Any]]] = field(default_factory=dict)
     group_rights: dict[str, bool] | None = None
     channel_rights: dict[str, bool] | None = None
     profile_photo: dict[str, Any] | None = None
 
-    def set_commands(self, scope: Scope, language: str, commands: list[dict[str, str]]) -> None:
+    def set_commands(self, scope: Scope, language: str, commands: list[dict[str, Any]]) -> None:
         if commands:
             self.commands[(scope, language)] = commands
         else:
             self.commands.pop((scope, language), None)
 
-    def get_commands(self, scope: Scope, language: str) -> list[dict[str, str]]:
+    def get_commands(self, scope: Scope, language: str) -> list[dict[str, Any]]:
         return [dict(c) for c in self.commands.get((scope, language), [])]
 
     def commands_seen(
         self, chat_type: str, chat_id: int, user_id: int, *, is_admin: bool, language: str
-    ) -> list[dict[str, str]]:
+    ) -> list[dict[str, Any]]:
         """The command menu a person sees in a chat: the first list set in Telegram's resolution order."""
         if chat_type == "channel":
             return []
