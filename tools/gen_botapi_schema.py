@@ -218,7 +218,7 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "Games": ("12 games", ("getGameHighScores", "sendGame", "setGameScore")),
     "Business": (
-        "12 refusal-only",
+        "25 business",
         (
             "deleteBusinessMessages",
             "getBusinessAccountGifts",

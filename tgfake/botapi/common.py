@@ -13,7 +13,7 @@ from tgfake.errors import bad_request
 from tgfake.markup import Keyboard, ReplyMarkup
 from tgfake.params import Params, loads, parse_int
 from tgfake.text import FormattedText, format_text, utf16_len
-from tgfake.world import keyboards, rooms, visibility
+from tgfake.world import business, keyboards, rooms, visibility
 
 if TYPE_CHECKING:
     from tgfake.botapi.context import BotCall
@@ -24,7 +24,10 @@ MAX_CAPTION = 1024  # code points
 
 def chat_id(p: Params, param: str = "chat_id") -> int:
     """``check_chat``: an empty parameter is ``chat_id is empty``; one that names no chat (garbage, 0, a username
-    nobody public has) is ``chat not found``. Which chats exist, and may be written to, is the caller's next step."""
+    nobody public has) is ``chat not found``. Which chats exist, and may be written to, is the caller's next step.
+    Beside a ``business_connection_id`` the chat is read later, with the connection (:func:`post_message`)."""
+    if param == "chat_id" and p.text("business_connection_id"):
+        return 0
     if not p.text(param):
         raise bad_request(errors.CHAT_ID_EMPTY)
     value = p.chat(param)
@@ -196,7 +199,13 @@ def post_message(
     (``keyboard`` not a list) updates the keyboards of the people it is for. ``base`` (a forward's or a copy's
     content, see tgfake/botapi/forwards.py) gives every field the send does not set itself.
     """
-    chat = ctx.chat_for_send(cid)
+    connection = p.text("business_connection_id")
+    business_extra: dict[str, Any] = {}
+    chat: Chat
+    if connection:  # on a person's behalf: to their customer, as them (tgfake/world/business.py)
+        chat, business_extra = business.send_target(ctx.telegram, ctx.bot, connection, p.text("chat_id"))
+    else:
+        chat = ctx.chat_for_send(cid)
     reply_to, quote = reply_target(p, chat)
     if attach is not None:
         fields.update(attach())
@@ -214,8 +223,12 @@ def post_message(
         "protected": p.flag("protect_content"),
         **fields,
     }
+    if business_extra:
+        own["sender"] = business.sender(ctx.telegram, business_extra)
+        own["extra"] = {**(base.extra if base is not None else {}), **fields.get("extra", {}), **business_extra}
     msg = chat.add(StoredMessage(**own) if base is None else replace(base, **own))
     if msg.reply_markup is not None:
         keyboards.apply(chat, msg, msg.reply_markup)
-    rooms.deliver(ctx.telegram, chat, msg)  # a channel post reaches the channel's other admin bots
+    if not business_extra:
+        rooms.deliver(ctx.telegram, chat, msg)  # a channel post reaches the channel's other admin bots
     return ctx.message_json(chat, msg)

@@ -16,6 +16,7 @@ from tgfake.botapi.registry import bot_method
 from tgfake.botapi.schema import user
 from tgfake.errors import bad_request
 from tgfake.params import Params
+from tgfake.world import business
 
 if TYPE_CHECKING:
     from tgfake.botapi.context import BotCall
@@ -56,6 +57,13 @@ async def send_gift(ctx: BotCall, p: Params) -> Any:
             raise bad_request(problem)
         known_user(ctx, p)
     raise bad_request(errors.STARGIFT_INVALID)
+
+
+@bot_method("getBusinessAccountGifts")
+async def get_business_account_gifts(ctx: BotCall, p: Params) -> Any:
+    """The gifts the business account owns (``can_view_gifts_and_stars``)."""
+    business.managed(ctx.telegram, ctx.bot, p.text("business_connection_id"), "can_view_gifts_and_stars")
+    return dict(NO_OWNED_GIFTS, gifts=[])
 
 
 async def owned_gift_needs_business(ctx: BotCall, p: Params) -> Any:

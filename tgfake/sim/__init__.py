@@ -6,6 +6,7 @@ from aiohttp import web
 
 from tgfake.sim import (
     actions,
+    business,
     control,
     drafts,
     files,
@@ -39,6 +40,7 @@ ROUTE_TABLES = (
     grants.routes,
     page_views.routes,
     inline.routes,
+    business.routes,
 )
 
 

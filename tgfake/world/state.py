@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from tgfake.faults import Faults
+from tgfake.world.business_state import Business
 from tgfake.world.flood import FloodControl
 from tgfake.world.games import Games
 from tgfake.world.grants import Grants
@@ -113,3 +114,4 @@ class World:
     grants: Grants = field(default_factory=Grants)  # emoji status access, passport data errors
     profiles: Profiles = field(default_factory=Profiles)  # the people's profile photos and audios
     inline: Inline = field(default_factory=Inline)  # inline queries and answers, inline and prepared messages
+    business: Business = field(default_factory=Business)  # business connections, chats and accounts, gifts

@@ -1,0 +1,185 @@
+"""``/sim/business/...``: a person's business account, the person's side of tgfake/world/business.py.
+
+The person connects a bot with rights (again: new rights), or disconnects it; each sends the bot
+``business_connection``. Their customers write, edit and delete in the business chats (``business_message``,
+``edited_business_message``, ``deleted_business_messages``), and the owner may answer by hand. ``GET
+/sim/business/account`` shows what the bot changed; ``POST /sim/business/stars`` sets the account's Stars.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aiohttp import web
+from pydantic import Field
+
+from tgfake.models import MAX_TEXT, BotRef, MessageId, Ref, SimBody
+from tgfake.sim.answers import Answer, JSONObject, Ok
+from tgfake.sim.common import read_body, stand_of
+from tgfake.sim.openapi import documented, query
+from tgfake.wire import sim_json
+from tgfake.world import business
+from tgfake.world.business_state import Connection
+from tgfake.world.groups import person_ref
+from tgfake.world.people import User
+
+routes = web.RouteTableDef()
+
+Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
+
+
+class ConnectIn(SimBody):
+    """The person (``user``: a name or an id) connects ``bot`` (none: the stand's default bot) to their business
+    account with ``rights`` (the BusinessBotRights names, each true or false; none given: none granted)."""
+
+    user: Ref = "alice"
+    bot: BotRef = ""
+    rights: dict[str, bool] = Field(default_factory=dict)
+
+
+class DisconnectIn(SimBody):
+    user: Ref = "alice"
+    bot: BotRef = ""
+
+
+class CustomerIn(SimBody):
+    """A customer (``customer``) of the business account of ``owner`` connected to ``bot``."""
+
+    owner: Ref = "alice"
+    customer: Ref = "bob"
+    bot: BotRef = ""
+
+
+class BusinessMessageIn(CustomerIn):
+    """The customer writes ``text`` to the owner (``by_owner``: the owner answers the customer by hand)."""
+
+    text: Text
+    reply_to_message_id: MessageId = 0
+    by_owner: bool = False
+
+
+class BusinessEditIn(CustomerIn):
+    message_id: MessageId
+    text: Text
+
+
+class BusinessDeleteIn(CustomerIn):
+    message_ids: Annotated[list[MessageId], Field(min_length=1, max_length=100)]
+
+
+class StarsIn(SimBody):
+    user: Ref = "alice"
+    star_count: Annotated[int, Field(ge=0, le=1_000_000_000)]
+
+
+class Connected(Answer):
+    """The connection as the bot was told of it, and the id of that ``business_connection`` update."""
+
+    connection: JSONObject
+    update_id: int
+
+
+class BusinessSent(Answer):
+    """The message entered the business chat: its id, and the update queued for the bot (0: none, the
+    connection is disabled)."""
+
+    message_id: int
+    update_id: int
+
+
+class BusinessUpdate(Answer):
+    update_id: int
+
+
+class AccountView(Answer):
+    """The business account as its owner sees it: names, bio, photos, Stars, gift settings, stories, and the
+    connections with the messages the bot marked read."""
+
+    user: JSONObject
+    bio: str
+    star_count: int
+    connections: list[JSONObject]
+
+
+@routes.post("/sim/business/connect")
+@documented(Connected, body=ConnectIn, errors=(400, 404))
+async def connect(request: web.Request) -> web.Response:
+    """A person connects a bot to their business account with rights (again: changes the rights)."""
+    stand = stand_of(request)
+    body = await read_body(request, ConnectIn)
+    conn, update_id = business.connect(stand, stand.find_bot(body.bot), person_ref(stand, body.user), body.rights)
+    return sim_json({"connection": conn.json(), "update_id": update_id})
+
+
+@routes.post("/sim/business/disconnect")
+@documented(Connected, body=DisconnectIn, errors=(400, 404))
+async def disconnect(request: web.Request) -> web.Response:
+    """A person disconnects the bot from their business account (the bot is told: ``is_enabled`` false)."""
+    stand = stand_of(request)
+    body = await read_body(request, DisconnectIn)
+    conn, update_id = business.disconnect(stand, stand.find_bot(body.bot), person_ref(stand, body.user))
+    return sim_json({"connection": conn.json(), "update_id": update_id})
+
+
+def _connection(request: web.Request, body: CustomerIn) -> tuple[Connection, User]:
+    stand = stand_of(request)
+    owner = person_ref(stand, body.owner)
+    conn = business.connection_between(stand, stand.find_bot(body.bot), owner)
+    return conn, person_ref(stand, body.customer)
+
+
+@routes.post("/sim/business/message")
+@documented(BusinessSent, body=BusinessMessageIn, errors=(400, 404))
+async def message(request: web.Request) -> web.Response:
+    """A customer writes to a business account (``business_message``), or its owner answers them by hand."""
+    body = await read_body(request, BusinessMessageIn)
+    conn, customer = _connection(request, body)
+    msg, update_id = business.customer_writes(
+        stand_of(request), conn, customer, body.text, body.reply_to_message_id, by_owner=body.by_owner
+    )
+    return sim_json({"message_id": msg.message_id, "update_id": update_id})
+
+
+@routes.post("/sim/business/edit")
+@documented(BusinessUpdate, body=BusinessEditIn, errors=(400, 404))
+async def edit(request: web.Request) -> web.Response:
+    """A customer edits their message in the business chat (``edited_business_message``)."""
+    body = await read_body(request, BusinessEditIn)
+    conn, customer = _connection(request, body)
+    update_id = business.customer_edits(stand_of(request), conn, customer, body.message_id, body.text)
+    return sim_json({"update_id": update_id})
+
+
+@routes.post("/sim/business/delete")
+@documented(BusinessUpdate, body=BusinessDeleteIn, errors=(400, 404))
+async def delete(request: web.Request) -> web.Response:
+    """A customer deletes messages of the business chat (``deleted_business_messages``)."""
+    body = await read_body(request, BusinessDeleteIn)
+    conn, customer = _connection(request, body)
+    update_id = business.customer_deletes(stand_of(request), conn, customer, list(body.message_ids))
+    return sim_json({"update_id": update_id})
+
+
+@routes.post("/sim/business/stars")
+@documented(Ok, body=StarsIn, errors=(400,))
+async def stars(request: web.Request) -> web.Response:
+    """Set a business account's Star balance (what getBusinessAccountStarBalance reads)."""
+    stand = stand_of(request)
+    body = await read_body(request, StarsIn)
+    stand.world.business.account(person_ref(stand, body.user).id).stars = body.star_count
+    return sim_json({"ok": True})
+
+
+@routes.get("/sim/business/account")
+@documented(AccountView, params=(query("user", "The account's owner, a name or an id (none: alice)."),))
+async def account(request: web.Request) -> web.Response:
+    """A business account as its owner sees it, with what connected bots changed and read."""
+    stand = stand_of(request)
+    owner = person_ref(stand, request.query.get("user", "") or "alice")
+    view = stand.world.business.account(owner.id).json(owner)
+    view["connections"] = [
+        {**c.json(), "read": {str(k): v for k, v in c.read.items()}}
+        for c in stand.world.business.connections.values()
+        if c.owner.id == owner.id
+    ]
+    return sim_json(view)
