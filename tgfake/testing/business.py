@@ -12,8 +12,9 @@ from tgfake.testing.values import Person, Sent, person
 
 
 def _ref(who: str | int | Person) -> str | int:
-    """A person as the business routes name them: an id."""
-    return person(who).user_id
+    """A person as the business routes name them: by name (``bob``, who is then Bob), else by id."""
+    named = person(who)
+    return named.username or named.user_id
 
 
 def _customer(
