@@ -55,7 +55,7 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
         "11 messaging",
         ("sendChatAction", "sendContact", "sendDice", "sendLocation", "sendPoll", "sendVenue"),
     ),
-    "Checklists": ("12 refusal-only", ("editMessageChecklist", "sendChecklist")),
+    "Checklists": ("25 business", ("editMessageChecklist", "sendChecklist")),
     "Editing": (
         "11 messaging",
         (

@@ -21,6 +21,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,7 +35,8 @@ TOKEN = "7100:business-bot"
 
 @pytest.fixture(scope="module")
 def stand() -> Iterator[StandClient]:
-    """One stand and one bot for the module: the steps below are one owner's day, in order."""
+    """One stand and one bot for the module (per worker under -n): each test connects the bot with the rights it
+    needs first, so they pass in any order."""
     with ThreadedStand(Options(poll_max=1.0)) as served:
         client = StandClient(served.url, timeout=10)
         command = [sys.executable, str(HERE / "business_bot.py")]
@@ -49,18 +51,28 @@ def next_call(stand: StandClient, method: str, since: int) -> Call:
     return call
 
 
+def connected(stand: StandClient, **rights: bool) -> dict[str, Any]:
+    """The owner connects the bot with these rights (again: the same connection, new rights), and the bot has
+    handled the ``business_connection`` update (it told the owner): each test stands on its own, in any order."""
+    since = stand.count()
+    conn = stand.connect_business("alice", **rights)
+    told = next_call(stand, "sendMessage", since)
+    assert told.params["text"] == f"Connected: {', '.join(sorted(rights))}"
+    return conn
+
+
 def test_connecting_tells_the_bot(stand: StandClient) -> None:
     """business_connection, from the owner connecting the bot."""
     since = stand.count()
-    conn = stand.connect_business("alice", can_reply=True, can_read_messages=True)
-    told = next_call(stand, "sendMessage", since)
+    conn = connected(stand, can_reply=True, can_read_messages=True)
+    [told] = stand.outbox("sendMessage", since=since)
     assert told.params["chat_id"] == str(ALICE)
-    assert told.params["text"] == "Connected: can_read_messages, can_reply"
     assert conn["is_enabled"] is True
 
 
 def test_the_bot_answers_a_customer_as_the_owner_and_marks_it_read(stand: StandClient) -> None:
     """business_message, from a customer writing to the owner."""
+    connected(stand, can_reply=True, can_read_messages=True)
     since = stand.count()
     asked = stand.customer_writes("price", customer="bob")
     answer = next_call(stand, "sendMessage", since)
@@ -72,11 +84,12 @@ def test_the_bot_answers_a_customer_as_the_owner_and_marks_it_read(stand: StandC
     [read] = stand.outbox("readBusinessMessage", since=since)
     assert read.ok
     assert read.params["message_id"] == str(asked.message_id)
-    assert stand.business_account("alice")["connections"][0]["read"] == {str(BOB): asked.message_id}
+    assert stand.business_account("alice")["connections"][0]["read"][str(BOB)] == asked.message_id
 
 
 def test_outside_its_rights_the_bot_is_refused_and_within_them_it_renames_the_account(stand: StandClient) -> None:
     """business_connection again, from the owner changing the bot's rights."""
+    connected(stand, can_reply=True, can_read_messages=True)
     since = stand.count()
     stand.customer_writes("rename", customer="bob")
     told = next_call(stand, "sendMessage", since)
@@ -99,6 +112,7 @@ def test_outside_its_rights_the_bot_is_refused_and_within_them_it_renames_the_ac
 
 def test_an_edit_reaches_the_bot(stand: StandClient) -> None:
     """edited_business_message, from the customer editing their message."""
+    connected(stand, can_reply=True, can_read_messages=True)
     since = stand.count()
     asked = stand.customer_writes("two roses", customer="bob")
     next_call(stand, "readBusinessMessage", since)  # the bot has handled the message itself
@@ -109,6 +123,7 @@ def test_an_edit_reaches_the_bot(stand: StandClient) -> None:
 
 def test_a_deletion_reaches_the_bot(stand: StandClient) -> None:
     """deleted_business_messages, from the customer deleting their message."""
+    connected(stand, can_reply=True, can_read_messages=True)
     since = stand.count()
     asked = stand.customer_writes("never mind", customer="bob")
     next_call(stand, "readBusinessMessage", since)
@@ -120,6 +135,7 @@ def test_a_deletion_reaches_the_bot(stand: StandClient) -> None:
 
 def test_disconnecting_tells_the_bot_and_its_sends_are_refused(stand: StandClient) -> None:
     """business_connection, from the owner disconnecting the bot."""
+    connected(stand, can_reply=True)
     since = stand.count()
     conn = stand.disconnect_business("alice")
     assert next_call(stand, "sendMessage", since).params["text"] == "Disconnected"

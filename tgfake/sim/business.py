@@ -18,7 +18,7 @@ from tgfake.sim.answers import Answer, JSONObject, Ok
 from tgfake.sim.common import read_body, stand_of
 from tgfake.sim.openapi import documented, query
 from tgfake.wire import sim_json
-from tgfake.world import business
+from tgfake.world import business, checklists
 from tgfake.world.business_state import Connection
 from tgfake.world.groups import person_ref
 from tgfake.world.people import User
@@ -65,6 +65,28 @@ class BusinessEditIn(CustomerIn):
 
 class BusinessDeleteIn(CustomerIn):
     message_ids: Annotated[list[MessageId], Field(min_length=1, max_length=100)]
+
+
+class TaskIn(SimBody):
+    id: Annotated[int, Field(ge=1, lt=1 << 31)]
+    text: Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class ChecklistMarkIn(CustomerIn):
+    """The customer (``by_owner``: the owner) marks tasks of the checklist ``message_id`` done and not done."""
+
+    message_id: MessageId
+    done: list[Annotated[int, Field(ge=1, lt=1 << 31)]] = Field(default_factory=list)
+    not_done: list[Annotated[int, Field(ge=1, lt=1 << 31)]] = Field(default_factory=list)
+    by_owner: bool = False
+
+
+class ChecklistAddIn(CustomerIn):
+    """The customer (``by_owner``: the owner) adds tasks to the checklist ``message_id``."""
+
+    message_id: MessageId
+    tasks: Annotated[list[TaskIn], Field(min_length=1, max_length=30)]
+    by_owner: bool = False
 
 
 class StarsIn(SimBody):
@@ -158,6 +180,31 @@ async def delete(request: web.Request) -> web.Response:
     conn, customer = _connection(request, body)
     update_id = business.customer_deletes(stand_of(request), conn, customer, list(body.message_ids))
     return sim_json({"update_id": update_id})
+
+
+@routes.post("/sim/business/checklist/mark")
+@documented(BusinessSent, body=ChecklistMarkIn, errors=(400, 403, 404))
+async def checklist_mark(request: web.Request) -> web.Response:
+    """A customer marks checklist tasks done or not done (a ``checklist_tasks_done`` business message)."""
+    body = await read_body(request, ChecklistMarkIn)
+    conn, customer = _connection(request, body)
+    message_id, update_id = checklists.mark(
+        stand_of(request), conn, customer, body.message_id, list(body.done), list(body.not_done), by_owner=body.by_owner
+    )
+    return sim_json({"message_id": message_id, "update_id": update_id})
+
+
+@routes.post("/sim/business/checklist/add")
+@documented(BusinessSent, body=ChecklistAddIn, errors=(400, 403, 404, 409))
+async def checklist_add(request: web.Request) -> web.Response:
+    """A customer adds tasks to a checklist (a ``checklist_tasks_added`` business message)."""
+    body = await read_body(request, ChecklistAddIn)
+    conn, customer = _connection(request, body)
+    tasks = [{"id": task.id, "text": task.text} for task in body.tasks]
+    message_id, update_id = checklists.add(
+        stand_of(request), conn, customer, body.message_id, tasks, by_owner=body.by_owner
+    )
+    return sim_json({"message_id": message_id, "update_id": update_id})
 
 
 @routes.post("/sim/business/stars")

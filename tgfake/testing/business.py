@@ -107,6 +107,45 @@ class BusinessMethods:
         return int(got["update_id"])
 
     @op
+    def mark_tasks(
+        core: Core,
+        /,
+        message_id: int,
+        *,
+        done: Sequence[int] = (),
+        not_done: Sequence[int] = (),
+        customer: str | int | Person = "bob",
+        owner: str | int | Person = "alice",
+        bot: str | int | None = None,
+        by_owner: bool = False,
+    ) -> Op[Sent]:
+        """The customer (``by_owner``: the owner) marks tasks of a checklist done / not done: the bot gets a
+        ``checklist_tasks_done`` business message."""
+        body = {**_customer(core, owner, customer, bot), "message_id": message_id, "by_owner": by_owner}
+        body.update(done=list(done), not_done=list(not_done))
+        got = yield from core.post("/sim/business/checklist/mark", body)
+        return Sent(person(customer).user_id, int(got["update_id"]), message_id=int(got["message_id"]))
+
+    @op
+    def add_tasks(
+        core: Core,
+        /,
+        message_id: int,
+        tasks: Sequence[tuple[int, str]],
+        *,
+        customer: str | int | Person = "bob",
+        owner: str | int | Person = "alice",
+        bot: str | int | None = None,
+        by_owner: bool = False,
+    ) -> Op[Sent]:
+        """The customer (``by_owner``: the owner) adds tasks ``(id, text)`` to a checklist: the bot gets a
+        ``checklist_tasks_added`` business message."""
+        body = {**_customer(core, owner, customer, bot), "message_id": message_id, "by_owner": by_owner}
+        body["tasks"] = [{"id": task_id, "text": text} for task_id, text in tasks]
+        got = yield from core.post("/sim/business/checklist/add", body)
+        return Sent(person(customer).user_id, int(got["update_id"]), message_id=int(got["message_id"]))
+
+    @op
     def set_business_stars(core: Core, /, star_count: int, *, user: str | int | Person = "alice") -> Op[None]:
         """The business account's Star balance (what getBusinessAccountStarBalance reads)."""
         yield from core.post("/sim/business/stars", {"user": _ref(user), "star_count": star_count})
