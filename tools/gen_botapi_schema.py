@@ -247,7 +247,7 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
             "upgradeGift",
         ),
     ),
-    "Stories": ("12 refusal-only", ("deleteStory", "editStory", "postStory", "repostStory")),
+    "Stories": ("25 business", ("deleteStory", "editStory", "postStory", "repostStory")),
     "Verification": (
         "12 refusal-only",
         ("removeChatVerification", "removeUserVerification", "verifyChat", "verifyUser"),
