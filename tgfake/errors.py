@@ -381,12 +381,11 @@ STARS_AMOUNT_INVALID = "Bad Request: STARS_AMOUNT_INVALID"
 STORY_ID_INVALID = "Bad Request: STORY_ID_INVALID"  # stories.editStory / deleteStories: no such story
 STORY_PERIOD_INVALID = "Bad Request: STORY_PERIOD_INVALID"  # active_period not one of Telegram's four
 STARGIFT_USAGE_LIMITED = "Bad Request: STARGIFT_USAGE_LIMITED"  # a limited gift sold out
-SAVED_ID_EMPTY = "Bad Request: SAVED_ID_EMPTY"  # an owned gift id that names no gift of the account
+STARGIFT_NOT_FOUND = "Bad Request: STARGIFT_NOT_FOUND"  # an owned gift id that names no gift of the account
+STARGIFT_OWNER_INVALID = "Bad Request: STARGIFT_OWNER_INVALID"  # another account's gift
 STARGIFT_NOT_UNIQUE = "Bad Request: STARGIFT_NOT_UNIQUE"  # transferring a gift that was not upgraded
 STARGIFT_UPGRADE_UNAVAILABLE = "Bad Request: STARGIFT_UPGRADE_UNAVAILABLE"
 STARGIFT_ALREADY_UPGRADED = "Bad Request: STARGIFT_ALREADY_UPGRADED"
-STARGIFT_ALREADY_CONVERTED = "Bad Request: STARGIFT_ALREADY_CONVERTED"
-STARGIFT_CONVERT_TOO_OLD = "Bad Request: STARGIFT_CONVERT_TOO_OLD"
 
 
 def default_description(code: int, retry_after: int = 0) -> str:

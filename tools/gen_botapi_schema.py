@@ -235,7 +235,7 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
         ),
     ),
     "Gifts": (
-        "12 refusal-only",
+        "25 business",
         (
             "convertGiftToStars",
             "getAvailableGifts",

@@ -18,7 +18,7 @@ from tgfake.sim.answers import Answer, JSONObject, Ok
 from tgfake.sim.common import read_body, stand_of
 from tgfake.sim.openapi import documented, query
 from tgfake.wire import sim_json
-from tgfake.world import business, checklists
+from tgfake.world import business, checklists, gifts
 from tgfake.world.business_state import Connection
 from tgfake.world.groups import person_ref
 from tgfake.world.people import User
@@ -89,6 +89,35 @@ class ChecklistAddIn(CustomerIn):
     by_owner: bool = False
 
 
+Stars = Annotated[int, Field(ge=1, le=1_000_000)]
+
+
+class GiftSpec(SimBody):
+    """A catalogue gift: its id (none: one is made), price, upgrade price (0: not upgradable), how many exist
+    (0: unlimited) and the emoji of its sticker."""
+
+    id: Annotated[str, Field(pattern=r"^[0-9]{0,19}$")] = ""
+    star_count: Stars
+    upgrade_star_count: Annotated[int, Field(ge=0, le=1_000_000)] = 0
+    total_count: Annotated[int, Field(ge=0, le=1_000_000_000)] = 0
+    emoji: Annotated[str, Field(max_length=16)] = ""
+
+
+class CatalogueIn(SimBody):
+    """The catalogue's gifts; ``replace`` false adds them to the catalogue instead of replacing it."""
+
+    replace: bool = True
+    gifts: Annotated[list[GiftSpec], Field(max_length=1000)]
+
+
+class GiveIn(SimBody):
+    """A person (``user``) receives the catalogue gift ``gift_id`` from another person (``sender``; none: anonymous)."""
+
+    user: Ref = "alice"
+    gift_id: Annotated[str, Field(min_length=1, max_length=19)]
+    sender: Ref | None = None
+
+
 class StarsIn(SimBody):
     user: Ref = "alice"
     star_count: Annotated[int, Field(ge=0, le=1_000_000_000)]
@@ -111,6 +140,17 @@ class BusinessSent(Answer):
 
 class BusinessUpdate(Answer):
     update_id: int
+
+
+class Catalogue(Answer):
+    gifts: list[JSONObject]
+
+
+class Given(Answer):
+    """The gift the person now owns (``owned_gift_id``: how a business bot names it)."""
+
+    owned_gift_id: str
+    gift: JSONObject
 
 
 class AccountView(Answer):
@@ -207,6 +247,26 @@ async def checklist_add(request: web.Request) -> web.Response:
     return sim_json({"message_id": message_id, "update_id": update_id})
 
 
+@routes.put("/sim/gifts")
+@documented(Catalogue, body=CatalogueIn, errors=(400,))
+async def catalogue(request: web.Request) -> web.Response:
+    """Set Telegram's gift catalogue (what getAvailableGifts lists and sendGift sends)."""
+    body = await read_body(request, CatalogueIn)
+    shown = gifts.set_catalogue(stand_of(request), [spec.model_dump() for spec in body.gifts], replace=body.replace)
+    return sim_json({"gifts": shown})
+
+
+@routes.post("/sim/gifts/give")
+@documented(Given, body=GiveIn, errors=(400, 404))
+async def give(request: web.Request) -> web.Response:
+    """A person receives a catalogue gift from another person (a business account's gifts to manage)."""
+    stand = stand_of(request)
+    body = await read_body(request, GiveIn)
+    sender = person_ref(stand, body.sender) if body.sender is not None else None
+    owned = gifts.give(stand, person_ref(stand, body.user), body.gift_id, sender)
+    return sim_json({"owned_gift_id": owned.id, "gift": owned.json(managed=True)})
+
+
 @routes.post("/sim/business/stars")
 @documented(Ok, body=StarsIn, errors=(400,))
 async def stars(request: web.Request) -> web.Response:
@@ -224,6 +284,7 @@ async def account(request: web.Request) -> web.Response:
     stand = stand_of(request)
     owner = person_ref(stand, request.query.get("user", "") or "alice")
     view = stand.world.business.account(owner.id).json(owner)
+    view["gifts"] = gifts.owned_by(stand, owner.id, {}, "", 100, managed=True)["gifts"]
     view["connections"] = [
         {**c.json(), "read": {str(k): v for k, v in c.read.items()}}
         for c in stand.world.business.connections.values()

@@ -146,6 +146,24 @@ class BusinessMethods:
         return Sent(person(customer).user_id, int(got["update_id"]), message_id=int(got["message_id"]))
 
     @op
+    def set_gift_catalogue(core: Core, /, gifts: Sequence[dict[str, Any]]) -> Op[list[dict[str, Any]]]:
+        """Telegram's gift catalogue (``PUT /sim/gifts``): ``{"star_count", "upgrade_star_count"?, "total_count"?,
+        "emoji"?, "id"?}`` each; returns the gifts as getAvailableGifts lists them."""
+        got = yield from core.do(Req("PUT", "/sim/gifts", body={"gifts": list(gifts)}))
+        return list(got["gifts"])
+
+    @op
+    def give_gift(
+        core: Core, /, gift_id: str, *, user: str | int | Person = "alice", sender: str | int | Person | None = None
+    ) -> Op[str]:
+        """A person receives a catalogue gift (``POST /sim/gifts/give``); returns its ``owned_gift_id``."""
+        body: dict[str, Any] = {"user": _ref(user), "gift_id": gift_id}
+        if sender is not None:
+            body["sender"] = _ref(sender)
+        got = yield from core.post("/sim/gifts/give", body)
+        return str(got["owned_gift_id"])
+
+    @op
     def set_business_stars(core: Core, /, star_count: int, *, user: str | int | Person = "alice") -> Op[None]:
         """The business account's Star balance (what getBusinessAccountStarBalance reads)."""
         yield from core.post("/sim/business/stars", {"user": _ref(user), "star_count": star_count})

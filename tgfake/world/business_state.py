@@ -147,11 +147,59 @@ class Account:
 
 
 @dataclass(slots=True)
+class OwnedGift:
+    """A gift someone owns: a catalogue gift (``gift``, the Bot API Gift) as sent, or after an upgrade a unique one
+    (``unique``, the Bot API UniqueGift)."""
+
+    id: str  # the owned_gift_id a business bot names it by
+    owner_id: int  # a person's id, or a chat's
+    gift: dict[str, Any]
+    sender: User | None
+    date: int
+    text: str = ""
+    entities: list[dict[str, Any]] = field(default_factory=list)
+    prepaid_upgrade: int = 0
+    unique: dict[str, Any] | None = None
+    converted: bool = False
+
+    def json(self, *, managed: bool) -> dict[str, Any]:
+        """The Bot API OwnedGift in telegram-bot-api's order (JsonReceivedGift); ``owned_gift_id`` only for the
+        business account's own bot (``managed``)."""
+        out: dict[str, Any] = {}
+        if managed:
+            out["owned_gift_id"] = self.id
+        if self.unique is None:
+            out.update(type="regular", gift=self.gift)
+        else:
+            out.update(type="unique", gift=self.unique)
+        if self.sender is not None:
+            out["sender_user"] = self.sender.json()
+        out["send_date"] = self.date
+        if self.text:
+            out["text"] = self.text
+        if self.entities:
+            out["entities"] = self.entities
+        out["is_saved"] = True
+        if self.unique is None and self.gift.get("upgrade_star_count"):
+            out["can_be_upgraded"] = True
+        if self.unique is not None:
+            out["can_be_transferred"] = True
+        if self.unique is None:
+            out["convert_star_count"] = self.gift["star_count"]
+        if self.prepaid_upgrade and self.unique is None:
+            out["prepaid_upgrade_star_count"] = self.prepaid_upgrade
+        return out
+
+
+@dataclass(slots=True)
 class Business:
     """Every connection and business account of the session."""
 
     connections: dict[str, Connection] = field(default_factory=dict)  # by connection id
     accounts: dict[int, Account] = field(default_factory=dict)  # owner id -> their account
+    catalogue: dict[str, dict[str, Any]] = field(default_factory=dict)  # gift id -> the Bot API Gift
+    sold: dict[str, int] = field(default_factory=dict)  # gift id -> how many of a limited gift were sent
+    owned: dict[str, OwnedGift] = field(default_factory=dict)  # owned gift id -> the gift
     next_id: int = 1
 
     def mint_id(self, bot_id: int, owner_id: int) -> str:
