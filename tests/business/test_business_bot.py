@@ -135,7 +135,10 @@ def test_a_deletion_reaches_the_bot(stand: StandClient) -> None:
 
 def test_disconnecting_tells_the_bot_and_its_sends_are_refused(stand: StandClient) -> None:
     """business_connection, from the owner disconnecting the bot."""
-    connected(stand, can_reply=True)
+    connected(stand, can_reply=True, can_read_messages=True)
+    since = stand.count()
+    stand.customer_writes("are you open?", customer="bob")  # bob is a customer the stand knows
+    next_call(stand, "readBusinessMessage", since)  # and the bot has handled his message
     since = stand.count()
     conn = stand.disconnect_business("alice")
     assert next_call(stand, "sendMessage", since).params["text"] == "Disconnected"

@@ -5,11 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import aiohttp
+
 from tests.conftest import Wire
 from tgfake.clock import ManualClock
 
 ALICE, BOB, CAROL = 4242, 4343, 4444
 REPLY = {"can_reply": True, "can_read_messages": True}
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"
+)
 
 
 async def connect(wire: Wire, user: str = "alice", **rights: bool) -> dict[str, Any]:
@@ -195,3 +201,59 @@ async def test_reading_and_deleting_within_the_rights(wire: Wire) -> None:
         chat_id=BOB,
         message_id=asked["message_id"],
     )
+
+
+async def test_every_kind_of_send_edit_and_action_goes_through_the_connection(wire: Wire) -> None:
+    """The sends beyond sendMessage that take ``business_connection_id`` (the one send path, the album, the die,
+    the poll), the edits of the bot's business messages, stopPoll and sendChatAction."""
+    conn = await connect(wire)
+    bc = conn["id"]
+    await customer_writes(wire, "show me")
+    common = {"business_connection_id": bc, "chat_id": BOB}
+    dice = await wire.ok("sendDice", **common)
+    assert (dice["from"]["id"], dice["business_connection_id"], dice["dice"]["emoji"]) == (ALICE, bc, "🎲")
+    poll = await wire.ok("sendPoll", **common, question="Colour?", options='["red","white"]')
+    assert poll["from"]["id"] == ALICE
+    stopped = await wire.ok("stopPoll", **common, message_id=poll["message_id"])
+    assert stopped["is_closed"] is True
+    contact = await wire.ok("sendContact", **common, phone_number="+100", first_name="Shop")
+    assert contact["contact"]["first_name"] == "Shop"
+    assert await wire.ok("sendChatAction", **common, action="typing") is True
+    text = await wire.ok("sendMessage", **common, text="draft")
+    edited = await wire.ok("editMessageText", **common, message_id=text["message_id"], text="final")
+    assert (edited["text"], edited["business_connection_id"], "edit_date" in edited) == ("final", bc, True)
+    await wire.refused(
+        "editMessageText", 400, "Bad Request: message can't be edited", **common, message_id=1, text="not mine"
+    )
+    await wire.refused(
+        "editMessageText", 400, "Bad Request: message to edit not found", **common, message_id=999, text="gone"
+    )
+    await wire.refused(
+        "sendChatAction",
+        400,
+        "Bad Request: business connection not found",
+        business_connection_id="nope",
+        chat_id=BOB,
+        action="typing",
+    )
+    assert (
+        await wire.ok(
+            "createInvoiceLink",
+            business_connection_id=bc,
+            title="T",
+            description="D",
+            payload="p",
+            currency="XTR",
+            prices='[{"label":"x","amount":5}]',
+        )
+    ).startswith("https://t.me/$")
+    form = aiohttp.FormData()
+    for name, value in common.items():
+        form.add_field(name, str(value))
+    form.add_field("media", '[{"type":"photo","media":"attach://a"},{"type":"photo","media":"attach://b"}]')
+    form.add_field("a", PNG, filename="a.png")
+    form.add_field("b", PNG, filename="b.png")
+    resp = await wire.client.post(f"/bot{wire.token}/sendMediaGroup", data=form)
+    album = (await resp.json())["result"]
+    assert [m["business_connection_id"] for m in album] == [bc, bc]
+    assert album[0]["media_group_id"] == album[1]["media_group_id"]

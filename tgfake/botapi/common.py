@@ -11,7 +11,7 @@ from tgfake import errors
 from tgfake.chats import Chat, StoredMessage, comment_thread
 from tgfake.errors import bad_request
 from tgfake.markup import Keyboard, ReplyMarkup
-from tgfake.params import Params, loads, parse_int
+from tgfake.params import Params, loads, parse_int, to_integer
 from tgfake.text import FormattedText, format_text, utf16_len
 from tgfake.world import business, keyboards, rooms, visibility
 
@@ -27,7 +27,7 @@ def chat_id(p: Params, param: str = "chat_id") -> int:
     nobody public has) is ``chat not found``. Which chats exist, and may be written to, is the caller's next step.
     Beside a ``business_connection_id`` the chat is read later, with the connection (:func:`post_message`)."""
     if param == "chat_id" and p.text("business_connection_id"):
-        return 0
+        return to_integer(p.text(param))
     if not p.text(param):
         raise bad_request(errors.CHAT_ID_EMPTY)
     value = p.chat(param)
@@ -169,8 +169,22 @@ def named_message(chat: Chat, p: Params, what: str) -> StoredMessage:
     return msg
 
 
+def target_chat(ctx: BotCall, p: Params, cid: int) -> Chat:
+    """Where a send goes before it is made (a die's roll, an album's group id): the business chat beside a
+    ``business_connection_id`` (checked as :func:`post_message` checks it), else the bot's chat ``cid``."""
+    connection = p.text("business_connection_id")
+    if connection:
+        return business.send_target(ctx.telegram, ctx.bot, connection, p.text("chat_id"))[0]
+    return ctx.chat_for_send(cid)
+
+
 def own_message(ctx: BotCall, p: Params) -> tuple[Chat, StoredMessage]:
-    """The bot's live message named by ``chat_id`` + ``message_id``, as edits need it."""
+    """The bot's live message named by ``chat_id`` + ``message_id``, as edits need it (beside a
+    ``business_connection_id``: the message it sent through that connection)."""
+    connection = p.text("business_connection_id")
+    if connection:
+        message_id = max(0, min(to_integer(p.text("message_id")), 2**31 - 1))
+        return business.edit_target(ctx.telegram, ctx.bot, connection, p.text("chat_id"), message_id)
     cid = chat_id(p)
     chat = ctx.chat(cid)
     mid = parse_int(p.text("message_id")) or 0

@@ -208,6 +208,32 @@ def send_target(t: Telegram, bot: Bot, connection_id: str, chat_id_text: str) ->
     return chat, {"business_connection_id": conn.id, "sender_business_bot": bot.user.json()}
 
 
+def action_target(t: Telegram, bot: Bot, connection_id: str, chat_id_text: str) -> BusinessChat:
+    """sendChatAction through a connection: the chat and the connection as a send's, enabled with ``can_reply``."""
+    chat_id = business_chat_id(chat_id_text)
+    conn = connection_of(t, bot, connection_id)
+    chat = chat_of(t, conn, chat_id)
+    require(conn, "can_reply")
+    return chat
+
+
+def edit_target(
+    t: Telegram, bot: Bot, connection_id: str, chat_id_text: str, message_id: int
+) -> tuple[BusinessChat, StoredMessage]:
+    """A message the bot sent through the connection, to edit (or stop a poll of): the chat and the connection as
+    a send's (without the 24-hour window), then ``message to edit not found`` / ``message can't be edited``."""
+    chat_id = business_chat_id(chat_id_text)
+    conn = connection_of(t, bot, connection_id)
+    chat = chat_of(t, conn, chat_id)
+    require(conn, "can_reply")
+    msg = chat.live(message_id)
+    if msg is None:
+        raise bad_request(errors.EDIT_NOT_FOUND)
+    if msg.extra.get("sender_business_bot", {}).get("id") != bot.id:
+        raise bad_request(errors.CANT_EDIT)
+    return chat, msg
+
+
 def sender(t: Telegram, message_extra: dict[str, Any]) -> User:
     """The owner a business message is sent as."""
     return t.world.business.connections[message_extra["business_connection_id"]].owner

@@ -25,17 +25,10 @@ if TYPE_CHECKING:
 def edit_target(
     t: Telegram, bot: Bot, connection_id: str, chat_id_text: str, message_id: int
 ) -> tuple[BusinessChat, StoredMessage]:
-    """editMessageChecklist through a connection: the chat and the connection as a send's (without the 24-hour
-    window), then the bot's own checklist message, else ``message to edit not found`` / ``message can't be
-    edited``."""
-    chat_id = business.business_chat_id(chat_id_text)
-    conn = business.connection_of(t, bot, connection_id)
-    chat = business.chat_of(t, conn, chat_id)
-    business.require(conn, "can_reply")
-    msg = chat.live(message_id)
-    if msg is None:
-        raise bad_request(errors.EDIT_NOT_FOUND)
-    if msg.extra.get("sender_business_bot", {}).get("id") != bot.id or msg.kind != "checklist":
+    """editMessageChecklist through a connection: the bot's own message (:func:`business.edit_target`), which
+    must be a checklist (``message can't be edited``)."""
+    chat, msg = business.edit_target(t, bot, connection_id, chat_id_text, message_id)
+    if msg.kind != "checklist":
         raise bad_request(errors.CANT_EDIT)
     return chat, msg
 
