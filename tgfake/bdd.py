@@ -23,6 +23,7 @@ Given
   a group "Club" with bob, carol and the bot (alice's supergroup; also ``a basic group``, ``a channel``, ``a forum``;
                                              ``@helper_bot`` names another bot)
   the bot is an administrator of "Club"      (or a person: ``bob is an administrator of "Club"``)
+  alice connects the bot to her business account with "can_reply"    (the rights; none: no rights)
 When
   alice sends "hello"                        (``in the group``; ``in "Club"``; ``, mentioning the bot``)
   dave joins "Club"                           (also: ``dave leaves "Club"``)
@@ -37,8 +38,10 @@ When
   alice sends an album of the photo "a.png" and the video "b.mp4"    (2-10 items, ``, `` or `` and `` between)
   alice types the inline query "cats"          (``in the group``; the bot needs inline mode on)
   alice picks the inline result "Cats"         (by title, else by result id)
+  bob writes "hi" to alice's business account    (a customer: ``business_message`` for the connected bot)
 Then
   the bot replies "text"
+  the bot answers bob "text" on alice's behalf    (a send through alice's business connection)
   the bot replies with a message containing "text"
   the bot replies with HTML "<b>Hi</b>"       (the formatting as Telegram's HTML; links stay plain)
   the bot shows the keyboard [A] [B]          (rows separated by `` / ``)
@@ -76,6 +79,7 @@ from pytest_bdd import given, parsers, then, when
 
 from tgfake.pytest_plugin import BotPool, StandSession, _command, use_pooled_bot
 from tgfake.testing import AlbumItem, ChatInfo, ChatMessage, ModelClient, StandClient
+from tgfake.testing.values import person
 
 __all__: list[str] = []
 
@@ -731,3 +735,39 @@ def payment_is(request: pytest.FixtureRequest, tgfake: StandClient, status: str,
         raise AssertionError("no payment in this scenario: When alice pays the invoice")
     if outcome.get("status") != status or (text is not None and outcome.get("error_message") != _unquote(text)):
         raise _fail(tgfake, f"the payment ended {outcome}, not {status}" + (f" with {text!r}" if text else ""))
+
+
+@given(
+    parsers.re(
+        r"(?P<who>[A-Za-z][\w-]*) connects the bot to (?:her|his|their) business account"
+        r"(?: with (?P<rights>\".*\"))?$"
+    )
+)
+def person_connects_business(tgfake: StandClient, who: str, rights: str | None) -> None:
+    """The person connects the bot with these BusinessBotRights; the bot gets ``business_connection``."""
+    names = re.findall(r'"([^"]+)"', rights or "")
+    tgfake.connect_business(who, **dict.fromkeys(names, True))
+
+
+@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) writes " + _QUOTED + r" to (?P<owner>[A-Za-z][\w-]*)'s business account"))
+def customer_writes(tgfake: StandClient, who: str, text: str, owner: str) -> None:
+    tgfake.customer_writes(_unquote(text), customer=who, owner=owner)
+
+
+@then(parsers.re(r"the bot answers (?P<who>[A-Za-z][\w-]*) " + _QUOTED + r" on (?P<owner>[A-Za-z][\w-]*)'s behalf"))
+def bot_answers_customer(tgfake: StandClient, who: str, text: str, owner: str) -> None:
+    """A send through ``owner``'s business connection to the customer, with that text (waited for on the stand)."""
+    customer, wanted = str(person(who).user_id), _unquote(text)
+
+    def answered() -> bool | None:
+        calls = tgfake.outbox("sendMessage")
+        hit = any(
+            c.params.get("business_connection_id")
+            and c.params.get("chat_id") == customer
+            and c.params.get("text") == wanted
+            and c.ok
+            for c in calls
+        )
+        return True if hit else None
+
+    tgfake.wait_until(answered, what=f"the bot to answer {who} {wanted!r} on {owner}'s behalf")
