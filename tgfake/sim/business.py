@@ -13,10 +13,13 @@ from typing import Annotated
 from aiohttp import web
 from pydantic import Field
 
+from tgfake.errors import SimError
 from tgfake.models import MAX_TEXT, BotRef, MessageId, Ref, SimBody
+from tgfake.sim import answers
 from tgfake.sim.answers import Answer, JSONObject, Ok
-from tgfake.sim.common import read_body, stand_of
-from tgfake.sim.openapi import documented, query
+from tgfake.sim.common import bot_of, query_int, read_body, stand_of
+from tgfake.sim.openapi import BOT, documented, query
+from tgfake.sim.page_views import chat_item, page_message, title_of
 from tgfake.wire import sim_json
 from tgfake.world import business, checklists, gifts
 from tgfake.world.business_state import Connection
@@ -275,6 +278,57 @@ async def stars(request: web.Request) -> web.Response:
     body = await read_body(request, StarsIn)
     stand.world.business.account(person_ref(stand, body.user).id).stars = body.star_count
     return sim_json({"ok": True})
+
+
+@routes.get("/sim/business/chats")
+@documented(answers.Answer, params=(query("user", "The account's owner, a name or an id (none: alice)."),))
+async def chats(request: web.Request) -> web.Response:
+    """The owner's business chats, as the chat page lists them (each with its connection and bot)."""
+    stand = stand_of(request)
+    owner = person_ref(stand, request.query.get("user", "") or "alice")
+    listed = [
+        {**chat_item(stand, chat), "connection_id": conn.id, "bot": conn.bot.username}
+        for conn in stand.world.business.connections.values()
+        if conn.owner.id == owner.id
+        for chat in conn.chats.values()
+    ]
+    return sim_json({"chats": sorted(listed, key=lambda c: -int(c.get("last", {}).get("date", 0)))})
+
+
+@routes.get("/sim/business/chat")
+@documented(
+    answers.Answer,
+    params=(
+        query("user", "The account's owner, a name or an id (none: alice)."),
+        query("customer", "The customer's id", "integer"),
+        BOT,
+    ),
+    errors=(404,),
+)
+async def chat(request: web.Request) -> web.Response:
+    """A business chat as the chat page shows it to the owner: its messages as Bot API objects."""
+    stand = stand_of(request)
+    owner = person_ref(stand, request.query.get("user", "") or "alice")
+    conn = business.connection_between(stand, bot_of(request), owner)
+    found = conn.chats.get(query_int(request, "customer"))
+    if found is None:
+        raise SimError(404, f"{owner.handle} has no business chat with {request.query.get('customer', '')!r}")
+    live = [m for m in found.messages.values() if not m.deleted]
+    return sim_json(
+        {
+            "chat_id": found.id,
+            "type": "private",
+            "chat": found.json(),
+            "title": title_of(found),
+            "business_connection_id": conn.id,
+            "typing": found.typing(stand.now()),
+            "messages": [page_message(found, m) for m in live],
+            "drafts": [],
+            "callbacks": [],
+            "topics": [],
+            "keyboard": None,
+        }
+    )
 
 
 @routes.get("/sim/business/account")
