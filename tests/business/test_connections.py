@@ -257,3 +257,21 @@ async def test_every_kind_of_send_edit_and_action_goes_through_the_connection(wi
     album = (await resp.json())["result"]
     assert [m["business_connection_id"] for m in album] == [bc, bc]
     assert album[0]["media_group_id"] == album[1]["media_group_id"]
+
+
+async def test_a_business_photos_caption_and_keyboard_are_edited_through_the_connection(wire: Wire) -> None:
+    conn = await connect(wire)
+    await customer_writes(wire, "a picture?")
+    form = aiohttp.FormData()
+    for name, value in {"business_connection_id": conn["id"], "chat_id": BOB, "caption": "Roses"}.items():
+        form.add_field(name, str(value))
+    form.add_field("photo", PNG, filename="r.png")
+    resp = await wire.client.post(f"/bot{wire.token}/sendPhoto", data=form)
+    photo = (await resp.json())["result"]
+    assert (photo["from"]["id"], photo["caption"]) == (ALICE, "Roses")
+    common = {"business_connection_id": conn["id"], "chat_id": BOB, "message_id": photo["message_id"]}
+    edited = await wire.ok("editMessageCaption", **common, caption="Red roses")
+    assert (edited["caption"], edited["business_connection_id"]) == ("Red roses", conn["id"])
+    keyboard = '{"inline_keyboard":[[{"text":"Order","callback_data":"order"}]]}'
+    marked = await wire.ok("editMessageReplyMarkup", **common, reply_markup=keyboard)
+    assert marked["reply_markup"]["inline_keyboard"][0][0]["text"] == "Order"
