@@ -23,6 +23,7 @@ Given
   a group "Club" with bob, carol and the bot (alice's supergroup; also ``a basic group``, ``a channel``, ``a forum``;
                                              ``@helper_bot`` names another bot)
   the bot is an administrator of "Club"      (or a person: ``bob is an administrator of "Club"``)
+  alice connects the bot to her business account with "can_reply"    (the rights; none: no rights)
 When
   alice sends "hello"                        (``in the group``; ``in "Club"``; ``, mentioning the bot``)
   dave joins "Club"                           (also: ``dave leaves "Club"``)
@@ -37,8 +38,10 @@ When
   alice sends an album of the photo "a.png" and the video "b.mp4"    (2-10 items, ``, `` or `` and `` between)
   alice types the inline query "cats"          (``in the group``; the bot needs inline mode on)
   alice picks the inline result "Cats"         (by title, else by result id)
+  bob writes "hi" to alice's business account    (a customer: ``business_message`` for the connected bot)
 Then
   the bot replies "text"
+  the bot answers bob "text" on alice's behalf    (a send through alice's business connection)
   the bot replies with a message containing "text"
   the bot replies with HTML "<b>Hi</b>"       (the formatting as Telegram's HTML; links stay plain)
   the bot shows the keyboard [A] [B]          (rows separated by `` / ``)
@@ -76,6 +79,8 @@ from pytest_bdd import given, parsers, then, when
 
 from tgfake.pytest_plugin import BotPool, StandSession, _command, use_pooled_bot
 from tgfake.testing import AlbumItem, ChatInfo, ChatMessage, ModelClient, StandClient
+
+pytest_plugins = ["tgfake.bdd_accounts"]  # the channel and business steps, loaded with these
 
 __all__: list[str] = []
 
@@ -734,38 +739,3 @@ def payment_is(request: pytest.FixtureRequest, tgfake: StandClient, status: str,
         raise AssertionError("no payment in this scenario: When alice pays the invoice")
     if outcome.get("status") != status or (text is not None and outcome.get("error_message") != _unquote(text)):
         raise _fail(tgfake, f"the payment ended {outcome}, not {status}" + (f" with {text!r}" if text else ""))
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Channels: boosts, guest summons, suggested posts (tgfake/testing/channels.py)
-
-
-@when(parsers.re(r'(?P<who>[A-Za-z][\w-]*) (?P<verb>boosts|takes back (?:their|his|her) boosts of) "(?P<title>[^"]+)"'))
-def boosts(request: pytest.FixtureRequest, tgfake: StandClient, who: str, verb: str, title: str) -> None:
-    """``chat_boost`` (or ``removed_chat_boost``) for the chat's administrator bots; their answer is read there."""
-    chat = _named_chat(request, title)
-    if verb == "boosts":
-        tgfake.boost(chat, user=who)
-    else:
-        tgfake.unboost(chat, user=who)
-
-
-@when(parsers.re(r'(?P<who>[A-Za-z][\w-]*) summons the bot in "(?P<title>[^"]+)" with ' + _QUOTED))
-def summons(request: pytest.FixtureRequest, tgfake: StandClient, who: str, title: str, text: str) -> None:
-    """``guest_message``: the bot is not in the chat; its answerGuestQuery is read there."""
-    tgfake.summon(_named_chat(request, title), _unquote(text), user=who)
-
-
-@when(parsers.re(r"(?P<who>[A-Za-z][\w-]*) suggests the post " + _QUOTED + r' to "(?P<title>[^"]+)"'))
-def suggests(request: pytest.FixtureRequest, tgfake: StandClient, who: str, text: str, title: str) -> None:
-    """A suggestion in the channel's direct messages; the bot's service answer is read there."""
-    tgfake.suggest_post(_named_chat(request, title), _unquote(text), user=who)
-
-
-@then(parsers.re(r'"(?P<title>[^"]+)" shows the post ' + _QUOTED))
-def channel_shows(request: pytest.FixtureRequest, tgfake: StandClient, title: str, text: str) -> None:
-    """Once the bot has handled what it got (its next getUpdates is held), the chat's transcript has the post."""
-    tgfake.sim("GET", "/sim/wait", query={"polling": "1", "timeout": "10"})
-    chat = _named_chat(request, title)
-    if _unquote(text) not in tgfake.transcript(chat.id):
-        raise _fail(tgfake, f"{title!r} does not show {_unquote(text)!r}")

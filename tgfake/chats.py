@@ -302,9 +302,14 @@ def button_in(msg: StoredMessage, label: str) -> Button | None:
     return None
 
 
+BUSINESS_FIELDS = ("business_connection_id", "sender_business_bot")
+"""A business message's fields, which telegram-bot-api writes before all others (JsonMessage)."""
+
+
 def message_json(chat: Chat, msg: StoredMessage, *, quote: bool = True) -> dict[str, Any]:
     """The Bot API Message object, fields in Telegram's order; ``quote`` adds ``reply_to_message`` one level deep."""
-    out: dict[str, Any] = {"message_id": msg.message_id}
+    out: dict[str, Any] = {k: copy.deepcopy(msg.extra[k]) for k in BUSINESS_FIELDS if k in msg.extra}
+    out["message_id"] = msg.message_id
     if msg.thread_id:
         out["message_thread_id"] = msg.thread_id
     if chat.type == "channel":

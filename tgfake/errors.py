@@ -375,6 +375,29 @@ PROXIMITY_RADIUS_BAD = "Bad Request: wrong live location proximity alert radius 
 UPSTREAM_UNREACHABLE = "Bad Gateway: the upstream {upstream} did not answer: {reason}"  # tgfake record's own
 PHOTO_INVALID_DIMENSIONS = "Bad Request: PHOTO_INVALID_DIMENSIONS"  # the server's, as td passes it on
 
+# --- business connections, accounts, stories, gifts (tgfake/world/business.py, gifts.py): TDLib's
+# BusinessConnectionManager.cpp (its first letter lower-cased by Client.cpp), the MTProto errors it relays in
+# capitals (a 403 in capitals becomes a 400, fail_query_with_error) ----------------------------------------------
+BUSINESS_CHAT_NOT_PRIVATE = "Bad Request: chat must be a private chat"  # td check_business_connection
+BUSINESS_SEND_TO_SELF = "Bad Request: messages must not be sent to self"  # td check_business_connection
+BUSINESS_CONNECTION_INVALID = "Bad Request: BUSINESS_CONNECTION_INVALID"  # a connection the person disabled
+BUSINESS_PEER_USAGE_MISSING = "Bad Request: BUSINESS_PEER_USAGE_MISSING"  # the customer did not write in 24 hours
+BOT_ACCESS_FORBIDDEN = "Bad Request: BOT_ACCESS_FORBIDDEN"  # the connection lacks the right the call needs
+CANT_FORWARD_AS_BUSINESS = "Bad Request: can't forward messages as business"  # td process_input_message_content
+USERNAME_INVALID = "Bad Request: USERNAME_INVALID"  # account.updateUsername
+USERNAME_OCCUPIED = "Bad Request: USERNAME_OCCUPIED"
+USERNAME_NOT_MODIFIED = "Bad Request: USERNAME_NOT_MODIFIED"
+ABOUT_TOO_LONG = "Bad Request: ABOUT_TOO_LONG"  # account.updateProfile: a bio over 70 characters
+STARS_AMOUNT_INVALID = "Bad Request: STARS_AMOUNT_INVALID"
+STORY_ID_INVALID = "Bad Request: STORY_ID_INVALID"  # stories.editStory / deleteStories: no such story
+STORY_PERIOD_INVALID = "Bad Request: STORY_PERIOD_INVALID"  # active_period not one of Telegram's four
+STARGIFT_USAGE_LIMITED = "Bad Request: STARGIFT_USAGE_LIMITED"  # a limited gift sold out
+STARGIFT_NOT_FOUND = "Bad Request: STARGIFT_NOT_FOUND"  # an owned gift id that names no gift of the account
+STARGIFT_OWNER_INVALID = "Bad Request: STARGIFT_OWNER_INVALID"  # another account's gift
+STARGIFT_NOT_UNIQUE = "Bad Request: STARGIFT_NOT_UNIQUE"  # transferring a gift that was not upgraded
+STARGIFT_UPGRADE_UNAVAILABLE = "Bad Request: STARGIFT_UPGRADE_UNAVAILABLE"
+STARGIFT_ALREADY_UPGRADED = "Bad Request: STARGIFT_ALREADY_UPGRADED"
+
 
 def default_description(code: int, retry_after: int = 0) -> str:
     """The description a scheduled fault answers with when it names none (the reference stand's table)."""

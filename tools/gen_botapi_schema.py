@@ -55,7 +55,7 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
         "11 messaging",
         ("sendChatAction", "sendContact", "sendDice", "sendLocation", "sendPoll", "sendVenue"),
     ),
-    "Checklists": ("12 refusal-only", ("editMessageChecklist", "sendChecklist")),
+    "Checklists": ("25 business", ("editMessageChecklist", "sendChecklist")),
     "Editing": (
         "11 messaging",
         (
@@ -218,7 +218,7 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "Games": ("12 games", ("getGameHighScores", "sendGame", "setGameScore")),
     "Business": (
-        "12 refusal-only",
+        "25 business",
         (
             "deleteBusinessMessages",
             "getBusinessAccountGifts",
@@ -235,7 +235,7 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
         ),
     ),
     "Gifts": (
-        "12 refusal-only",
+        "25 business",
         (
             "convertGiftToStars",
             "getAvailableGifts",
@@ -247,7 +247,7 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
             "upgradeGift",
         ),
     ),
-    "Stories": ("12 refusal-only", ("deleteStory", "editStory", "postStory", "repostStory")),
+    "Stories": ("25 business", ("deleteStory", "editStory", "postStory", "repostStory")),
     "Verification": (
         "25 channels",
         ("removeChatVerification", "removeUserVerification", "verifyChat", "verifyUser"),

@@ -42,9 +42,16 @@ async def aiogram_bot(wire: Wire) -> AsyncIterator[Bot]:
         ("setBusinessAccountName", {"business_connection_id": "bc-1", "first_name": "Bob"}),
         ("setBusinessAccountUsername", {"business_connection_id": "bc-1", "username": "bob"}),
         ("setBusinessAccountBio", {"business_connection_id": "bc-1"}),
-        ("setBusinessAccountProfilePhoto", {"business_connection_id": "bc-1", "photo": "{}"}),
         ("removeBusinessAccountProfilePhoto", {"business_connection_id": "bc-1"}),
-        ("setBusinessAccountGiftSettings", {"business_connection_id": "bc-1", "show_gift_button": "true"}),
+        (
+            "setBusinessAccountGiftSettings",
+            {
+                "business_connection_id": "bc-1",
+                "show_gift_button": "true",
+                "accepted_gift_types": '{"unlimited_gifts":true,"limited_gifts":true,"unique_gifts":false,'
+                '"premium_subscription":false}',
+            },
+        ),
         ("getBusinessAccountStarBalance", {"business_connection_id": "bc-1"}),
         ("transferBusinessAccountStars", {"business_connection_id": "bc-1", "star_count": 5}),
         ("getBusinessAccountGifts", {"business_connection_id": "bc-1"}),
@@ -52,6 +59,24 @@ async def aiogram_bot(wire: Wire) -> AsyncIterator[Bot]:
 )
 async def test_every_business_method_finds_no_connection(wire: Wire, method: str, params: dict[str, object]) -> None:
     await wire.refused(method, 400, NOT_FOUND, **params)
+
+
+async def test_the_photo_and_the_gift_types_are_read_before_the_connection(wire: Wire) -> None:
+    """Client.cpp reads ``photo`` and ``accepted_gift_types`` (``TRY_RESULT``) before ``check_business_connection``."""
+    await wire.refused(
+        "setBusinessAccountProfilePhoto",
+        400,
+        'Bad Request: can\'t find field "type"',
+        business_connection_id="bc-1",
+        photo="{}",
+    )
+    await wire.refused(
+        "setBusinessAccountGiftSettings",
+        400,
+        "Bad Request: accepted gift types aren't specified",
+        business_connection_id="bc-1",
+        show_gift_button="true",
+    )
 
 
 async def test_business_refusals_reach_aiogram_and_ptb_as_bad_requests(wire: Wire) -> None:

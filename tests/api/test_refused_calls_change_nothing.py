@@ -191,12 +191,17 @@ def test_stop_poll_with_a_markup_that_is_no_json_leaves_the_poll_open(origin: st
     [
         ({"reply_markup": "{bad"}, "Bad Request: can't parse reply keyboard markup JSON object"),
         ({"reply_markup": "[1]"}, "Bad Request: object expected as reply markup"),
-        ({"reply_markup": KEYBOARD, "business_connection_id": "x"}, "Bad Request: business connection not found"),
+        ({"reply_markup": KEYBOARD, "business_connection_id": "x"}, "Bad Request: chat identifier is empty"),
+        (
+            {"reply_markup": KEYBOARD, "business_connection_id": "x", "chat_id": "4242"},
+            "Bad Request: business connection not found",
+        ),
         ({"reply_markup": KEYBOARD}, "Bad Request: chat_id is empty"),
     ],
 )
 def test_stop_poll_reads_the_markup_before_the_chat(origin: str, values: dict[str, str], description: str) -> None:
-    """``process_stop_poll_query``: the markup, then the business connection, then the chat (none given here)."""
+    """``process_stop_poll_query``: the markup, then the business connection's chat (an Integer) and the connection,
+    else the chat (none given here)."""
     status, answer = call(origin, "stopPoll", {"message_id": "3", **values})
     assert (status, answer["description"]) == (400, description)
 

@@ -9,6 +9,7 @@ from collections.abc import Awaitable
 from typing import assert_type
 
 from tgfake.testing import AsyncStandClient, ChatInfo, ChatMessage, Sent, StandClient
+from tgfake.testing.business import BusinessMethods
 from tgfake.testing.clients import AsyncModelClient, ModelClient
 from tgfake.testing.drivers import op
 from tgfake.testing.person import PersonMethods
@@ -23,7 +24,7 @@ def ops(*classes: type) -> set[str]:
 
 
 def test_every_method_is_written_once_and_both_clients_serve_it() -> None:
-    described = ops(PersonMethods, WorldMethods, ReadingMethods)
+    described = ops(PersonMethods, WorldMethods, ReadingMethods, BusinessMethods)
     assert {"send", "tap", "share", "vote", "react", "forward", "edit", "delete", "inline", "choose"} <= described
     assert {"create_chat", "join", "leave", "add", "promote", "restrict", "ban", "add_bot", "pay", "sim"} <= described
     sync, async_ = StandClient(NOWHERE), AsyncStandClient(NOWHERE)

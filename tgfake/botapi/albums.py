@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.botapi.common import caption_fields, chat_id, parse_caption, post_message
+from tgfake.botapi.common import caption_fields, chat_id, parse_caption, post_message, target_chat
 from tgfake.botapi.fields import FieldError, required_json
 from tgfake.botapi.media import given_thumbnail, named_file, new_media
 from tgfake.botapi.registry import bot_method
@@ -133,7 +133,7 @@ async def send_media_group(ctx: BotCall, p: Params) -> Any:
     if len(parsed) > MAX_ALBUM:
         raise bad_request(TOO_MANY)
     _check_mix([kind for kind, _, _ in parsed])
-    chat = ctx.chat_for_send(cid)
+    chat = target_chat(ctx, p, cid)
     group = f"{abs(chat.id)}{chat.next_message_id:08d}" if len(parsed) > 1 else ""
     sent = []
     for item, (_, caption, make) in zip(items, parsed, strict=True):

@@ -12,9 +12,9 @@ from tgfake.botapi import ephemeral_sends
 from tgfake.chats import Chat, StoredMessage, comment_thread
 from tgfake.errors import bad_request
 from tgfake.markup import Keyboard, ReplyMarkup
-from tgfake.params import Params, loads, parse_int
+from tgfake.params import Params, loads, parse_int, to_integer
 from tgfake.text import FormattedText, format_text, utf16_len
-from tgfake.world import keyboards, rooms, suggested, visibility
+from tgfake.world import business, keyboards, rooms, suggested, visibility
 
 if TYPE_CHECKING:
     from tgfake.botapi.context import BotCall
@@ -25,7 +25,10 @@ MAX_CAPTION = 1024  # code points
 
 def chat_id(p: Params, param: str = "chat_id") -> int:
     """``check_chat``: an empty parameter is ``chat_id is empty``; one that names no chat (garbage, 0, a username
-    nobody public has) is ``chat not found``. Which chats exist, and may be written to, is the caller's next step."""
+    nobody public has) is ``chat not found``. Which chats exist, and may be written to, is the caller's next step.
+    Beside a ``business_connection_id`` the chat is read later, with the connection (:func:`post_message`)."""
+    if param == "chat_id" and p.text("business_connection_id"):
+        return to_integer(p.text(param))
     if not p.text(param):
         raise bad_request(errors.CHAT_ID_EMPTY)
     value = p.chat(param)
@@ -167,8 +170,22 @@ def named_message(chat: Chat, p: Params, what: str) -> StoredMessage:
     return msg
 
 
+def target_chat(ctx: BotCall, p: Params, cid: int) -> Chat:
+    """Where a send goes before it is made (a die's roll, an album's group id): the business chat beside a
+    ``business_connection_id`` (checked as :func:`post_message` checks it), else the bot's chat ``cid``."""
+    connection = p.text("business_connection_id")
+    if connection:
+        return business.send_target(ctx.telegram, ctx.bot, connection, p.text("chat_id"))[0]
+    return ctx.chat_for_send(cid)
+
+
 def own_message(ctx: BotCall, p: Params) -> tuple[Chat, StoredMessage]:
-    """The bot's live message named by ``chat_id`` + ``message_id``, as edits need it."""
+    """The bot's live message named by ``chat_id`` + ``message_id``, as edits need it (beside a
+    ``business_connection_id``: the message it sent through that connection)."""
+    connection = p.text("business_connection_id")
+    if connection:
+        message_id = max(0, min(to_integer(p.text("message_id")), 2**31 - 1))
+        return business.edit_target(ctx.telegram, ctx.bot, connection, p.text("chat_id"), message_id)
     cid = chat_id(p)
     chat = ctx.chat(cid)
     mid = parse_int(p.text("message_id")) or 0
@@ -198,7 +215,13 @@ def post_message(
     content, see tgfake/botapi/forwards.py) gives every field the send does not set itself.
     """
     receiver = ephemeral_sends.requested(p)  # Bot API 10.3: a message only this person sees
-    chat = ctx.chat_for_send(cid)
+    connection = p.text("business_connection_id")
+    business_extra: dict[str, Any] = {}
+    chat: Chat
+    if connection:  # on a person's behalf: to their customer, as them (tgfake/world/business.py)
+        chat, business_extra = business.send_target(ctx.telegram, ctx.bot, connection, p.text("chat_id"))
+    else:
+        chat = ctx.chat_for_send(cid)
     if receiver is not None:
         if attach is not None:
             fields.update(attach())
@@ -220,11 +243,15 @@ def post_message(
         "protected": p.flag("protect_content"),
         **fields,
     }
+    if business_extra:
+        own["sender"] = business.sender(ctx.telegram, business_extra)
+        own["extra"] = {**(base.extra if base is not None else {}), **fields.get("extra", {}), **business_extra}
     msg = chat.add(StoredMessage(**own) if base is None else replace(base, **own))
     topic = suggested.topic_for_send(ctx.telegram, chat, parse_int(p.text("direct_messages_topic_id")) or 0, reply_to)
     if topic is not None:  # a channel's direct messages: the person's topic
         msg.extra = {**msg.extra, "direct_messages_topic": topic}
     if msg.reply_markup is not None:
         keyboards.apply(chat, msg, msg.reply_markup)
-    rooms.deliver(ctx.telegram, chat, msg)  # a channel post reaches the channel's other admin bots
+    if not business_extra:
+        rooms.deliver(ctx.telegram, chat, msg)  # a channel post reaches the channel's other admin bots
     return ctx.message_json(chat, msg)

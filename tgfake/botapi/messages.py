@@ -14,7 +14,7 @@ from tgfake.botapi.registry import bot_method
 from tgfake.chats import Chat, StoredMessage
 from tgfake.errors import bad_request
 from tgfake.params import Params, parse_int
-from tgfake.world import rooms
+from tgfake.world import business, rooms
 
 if TYPE_CHECKING:
     from tgfake.botapi.context import BotCall
@@ -163,6 +163,10 @@ async def send_chat_action(ctx: BotCall, p: Params) -> Any:
     Telegram does not know is refused before the chat is looked at, as Client.cpp does."""
     if p.text("action").lower() not in CHAT_ACTIONS:
         raise bad_request(errors.WRONG_CHAT_ACTION)
+    connection = p.text("business_connection_id")
+    if connection:  # the owner is shown typing to the customer (the connection and the chat as a send's)
+        business.action_target(ctx.telegram, ctx.bot, connection, p.text("chat_id")).typing_at = ctx.now()
+        return True
     chat = ctx.chat_for_send(chat_id(p))
     chat.typing_at = ctx.now()
     return True

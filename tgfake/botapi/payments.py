@@ -20,7 +20,7 @@ from tgfake.botapi.registry import bot_method
 from tgfake.content import Media
 from tgfake.errors import bad_request
 from tgfake.params import Params, loads, to_integer
-from tgfake.world import checkout
+from tgfake.world import business, checkout
 from tgfake.world.payments import STARS, Answer, Invoice
 
 if TYPE_CHECKING:
@@ -167,8 +167,8 @@ async def send_invoice(ctx: BotCall, p: Params) -> Any:
 async def create_invoice_link(ctx: BotCall, p: Params) -> Any:
     """A ``https://t.me/$<slug>`` link; the person pays it with ``POST /sim/pay`` ``{"link": ...}``."""
     invoice = read_invoice(ctx, p)
-    if p.text("business_connection_id"):
-        raise bad_request(errors.BUSINESS_CONNECTION_NOT_FOUND)
+    if p.text("business_connection_id"):  # a link on behalf of the business account: the connection must be the bot's
+        business.connection_of(ctx.telegram, ctx.bot, p.text("business_connection_id"))
     payments = ctx.world.payments
     slug = f"tgfake{payments.mint()}"
     payments.links[slug] = invoice

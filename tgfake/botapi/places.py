@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from tgfake.botapi.common import chat_id, post_message
+from tgfake.botapi.common import chat_id, post_message, target_chat
 from tgfake.botapi.keyboards import parse_send_markup
 from tgfake.botapi.registry import bot_method
 from tgfake.content import Media
@@ -114,7 +114,7 @@ async def send_dice(ctx: BotCall, p: Params) -> Any:
         raise bad_request(DICE_EMOJI_INVALID)
     cid = chat_id(p)
     keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
-    chat = ctx.chat_for_send(cid)
+    chat = target_chat(ctx, p, cid)
     value = roll(chat.id, chat.next_message_id, emoji)
     return post_message(
         ctx, p, cid, keyboard, attach=lambda: {"media": Media("dice", fields={"emoji": emoji, "value": value})}

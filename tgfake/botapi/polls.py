@@ -19,9 +19,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tgfake import errors
-from tgfake.botapi.absent import no_business_connection
 from tgfake.botapi.albums import file_media
-from tgfake.botapi.common import chat_id, entities_json, post_message
+from tgfake.botapi.common import chat_id, entities_json, own_message, post_message
 from tgfake.botapi.fields import FieldError, decode_param, optional_string, refuse, required_string, to_bool
 from tgfake.botapi.inline import location_fields, venue_fields
 from tgfake.botapi.keyboards import parse_inline_keyboard, parse_send_markup
@@ -230,8 +229,6 @@ async def send_poll(ctx: BotCall, p: Params) -> Any:
     countries = _country_codes(p)
     media = _media_param(ctx, p, "media")
     keyboard = parse_send_markup(p.get("reply_markup"), ctx.chat_type(cid))
-    if p.text("business_connection_id"):  # do_send_message asks for the connection before the chat
-        raise no_business_connection()
 
     now = ctx.unix_now()
     period, closes = (open_period, now + open_period) if open_period else (max(close_date - now, 0), close_date)
@@ -281,17 +278,20 @@ async def stop_poll(ctx: BotCall, p: Params) -> Any:
     In ``process_stop_poll_query``'s order: the markup is parsed first, then the business connection, then the
     chat and the message; nothing changes until all of them are read."""
     keyboard = parse_inline_keyboard(p.get("reply_markup"), ctx.chat_type(p.chat()))
-    if p.text("business_connection_id"):
-        raise no_business_connection()
-    cid = chat_id(p)
-    chat = ctx.chat(cid)
-    msg = chat.live(parse_int(p.text("message_id")) or 0) if chat is not None else None
-    if chat is None or msg is None:
-        raise bad_request(errors.POLL_MESSAGE_NOT_FOUND)
+    connection = p.text("business_connection_id")
+    if connection:  # stopBusinessPoll: the poll the bot sent through that connection (as the owner)
+        _, msg = own_message(ctx, p)
+    else:
+        cid = chat_id(p)
+        chat = ctx.chat(cid)
+        found = chat.live(parse_int(p.text("message_id")) or 0) if chat is not None else None
+        if chat is None or found is None:
+            raise bad_request(errors.POLL_MESSAGE_NOT_FOUND)
+        msg = found
     poll = polls.poll_of(msg)
     if poll is None:
         raise bad_request(errors.NOT_A_POLL)
-    if msg.sender is None or msg.sender.id != ctx.bot.id:
+    if not connection and (msg.sender is None or msg.sender.id != ctx.bot.id):
         raise bad_request(errors.POLL_CANT_STOP)
     polls.close_due(ctx.telegram)
     if poll["is_closed"]:

@@ -20,7 +20,7 @@ from tgfake.chats import Chat
 from tgfake.errors import bad_request
 from tgfake.filestore import draw_sizes
 from tgfake.media import PROFILE_PHOTO_BOXES, image_size
-from tgfake.params import Params, to_integer
+from tgfake.params import Params, Upload, to_integer
 from tgfake.world.settings import CHAT_SCOPES, RIGHTS, Scope, rights_json, stored_rights
 
 if TYPE_CHECKING:
@@ -250,6 +250,18 @@ ATTACH = "attach://"
 @bot_method("setMyProfilePhoto")
 async def set_my_profile_photo(ctx: BotCall, p: Params) -> Any:
     """``get_input_chat_photo``: an InputProfilePhoto whose file is uploaded in the same request."""
+    kind, upload = input_profile_photo(p)
+    ctx.bot.settings.profile_photo = {"type": kind, "size": len(upload.data)}
+    size = image_size(upload.data) if kind == "static" else None
+    if size is not None:  # the bot's profile lists it first (getUserProfilePhotos of the bot), in its sizes
+        photo = draw_sizes(ctx.telegram, upload.filename, upload.data, *size, boxes=PROFILE_PHOTO_BOXES)
+        ctx.world.profiles.photos.setdefault(ctx.bot.id, []).insert(0, photo)
+    return True
+
+
+def input_profile_photo(p: Params) -> tuple[str, Upload]:
+    """``get_input_chat_photo``: the photo's kind (``static``, ``animated``) and its upload (setMyProfilePhoto and
+    setBusinessAccountProfilePhoto read it alike)."""
     if not p.text("photo"):
         raise bad_request(errors.PHOTO_NOT_SPECIFIED)
     value = fields.decode_param(p, "photo", "photo")
@@ -268,12 +280,7 @@ async def set_my_profile_photo(ctx: BotCall, p: Params) -> Any:
     upload = p.files.get(part) if part else None
     if upload is None:
         raise bad_request(errors.PROFILE_PHOTO_NOT_UPLOADED)
-    ctx.bot.settings.profile_photo = {"type": kind, "size": len(upload.data)}
-    size = image_size(upload.data) if kind == "static" else None
-    if size is not None:  # the bot's profile lists it first (getUserProfilePhotos of the bot), in its sizes
-        photo = draw_sizes(ctx.telegram, upload.filename, upload.data, *size, boxes=PROFILE_PHOTO_BOXES)
-        ctx.world.profiles.photos.setdefault(ctx.bot.id, []).insert(0, photo)
-    return True
+    return kind, upload
 
 
 @bot_method("removeMyProfilePhoto")

@@ -7,6 +7,7 @@ from aiohttp import web
 from tgfake.sim import (
     actions,
     channels,
+    business,
     control,
     drafts,
     files,
@@ -43,6 +44,7 @@ ROUTE_TABLES = (
     inline.routes,
     load.routes,
     channels.routes,
+    business.routes,
 )
 
 

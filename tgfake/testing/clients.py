@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import aiohttp
 
+from tgfake.testing.business import BusinessMethods
 from tgfake.testing.channels import ChannelMethods
 from tgfake.testing.core import Core
 from tgfake.testing.drivers import AsyncBase, AsyncDriver, SyncBase, SyncDriver
@@ -43,7 +44,7 @@ class _Addresses:
         return f"{self.url}/v1"
 
 
-class StandClient(SyncBase, _Addresses, PersonMethods, WorldMethods, ChannelMethods, ReadingMethods):
+class StandClient(SyncBase, _Addresses, PersonMethods, WorldMethods, ChannelMethods, ReadingMethods, BusinessMethods):
     """A test's handle on a stand, over HTTP: act as people, wait for the bot, read what it did.
 
     ``url`` is the stand's origin (``http://127.0.0.1:18790``). Replies are matched in order: each
@@ -71,7 +72,7 @@ class StandClient(SyncBase, _Addresses, PersonMethods, WorldMethods, ChannelMeth
         return self._core.last_tap
 
 
-class AsyncStandClient(AsyncBase, _Addresses, PersonMethods, WorldMethods, ChannelMethods, ReadingMethods):
+class AsyncStandClient(AsyncBase, _Addresses, PersonMethods, WorldMethods, ChannelMethods, ReadingMethods, BusinessMethods):
     """:class:`StandClient` for async tests; the same methods, awaited. Close it (or use ``async with``)."""
 
     def __init__(

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tgfake.faults import Faults
 from tgfake.world.channel_state import ChannelState
+from tgfake.world.business_state import Business
 from tgfake.world.flood import FloodControl
 from tgfake.world.games import Games
 from tgfake.world.grants import Grants
@@ -115,3 +116,4 @@ class World:
     profiles: Profiles = field(default_factory=Profiles)  # the people's profile photos and audios
     inline: Inline = field(default_factory=Inline)  # inline queries and answers, inline and prepared messages
     channels: ChannelState = field(default_factory=ChannelState)  # boosts, verification, managed bots, queries
+    business: Business = field(default_factory=Business)  # business connections, chats and accounts, gifts
