@@ -2,6 +2,18 @@
 // npm run generate rewrites it; npm run check-types (and tests/jsclient) fail when it is stale.
 /* eslint-disable */
 
+/**
+ * The business account as its owner sees it: names, bio, photos, Stars, gift settings, stories, and the
+ * connections with the messages the bot marked read.
+ */
+export interface AccountView {
+  user: { [key: string]: unknown };
+  bio: string;
+  star_count: number;
+  connections: Array<{ [key: string]: unknown }>;
+  [key: string]: unknown;
+}
+
 /** ``POST /sim/album``: 2-10 files sent together, each its own message with one ``media_group_id``. */
 export interface AlbumIn {
   bot?: number | string;
@@ -54,6 +66,19 @@ export interface Blocked {
   [key: string]: unknown;
 }
 
+/** Who boosts (``user``: an id or a name) and with how many of their four boosts. */
+export interface BoostIn {
+  user?: number | string;
+  count?: number;
+}
+
+/** The boosts a person gave (or took back from) a chat, as ChatBoost objects. */
+export interface Boosted {
+  chat_id: number;
+  boosts: Array<{ [key: string]: unknown }>;
+  [key: string]: unknown;
+}
+
 export interface BotCreated {
   bot: BotUser;
   token: string;
@@ -87,6 +112,74 @@ export interface BotUser {
   can_join_groups: boolean;
   can_read_all_group_messages: boolean;
   supports_inline_queries: boolean;
+  [key: string]: unknown;
+}
+
+/** The new people's ids, each new group with its members' ids (owner first), and the build's milliseconds. */
+export interface BulkBuilt {
+  people: number[];
+  groups: BulkGroup[];
+  ms: number;
+  [key: string]: unknown;
+}
+
+export interface BulkGroup {
+  id: number;
+  members: number[];
+  [key: string]: unknown;
+}
+
+/**
+ * ``POST /sim/world/bulk``: people and groups of ``members`` people each, the bot in every group (an
+ * administrator unless ``bot_admin`` is false); built at once, nothing announced.
+ */
+export interface BulkIn {
+  people?: number;
+  groups?: number;
+  members?: number;
+  chat_type?: string;
+  bot?: number | string;
+  bot_admin?: boolean;
+  seed?: number;
+}
+
+export interface BusinessDeleteIn {
+  owner?: number | string;
+  customer?: number | string;
+  bot?: number | string;
+  message_ids: number[];
+}
+
+export interface BusinessEditIn {
+  owner?: number | string;
+  customer?: number | string;
+  bot?: number | string;
+  message_id: number;
+  text: string;
+}
+
+/** The customer writes ``text`` to the owner (``by_owner``: the owner answers the customer by hand). */
+export interface BusinessMessageIn {
+  owner?: number | string;
+  customer?: number | string;
+  bot?: number | string;
+  text: string;
+  reply_to_message_id?: number;
+  by_owner?: boolean;
+}
+
+/**
+ * The message entered the business chat: its id, and the update queued for the bot (0: none, the
+ * connection is disabled).
+ */
+export interface BusinessSent {
+  message_id: number;
+  update_id: number;
+  [key: string]: unknown;
+}
+
+export interface BusinessUpdate {
+  update_id: number;
   [key: string]: unknown;
 }
 
@@ -129,6 +222,17 @@ export interface CallsWaited {
   calls: CallView[];
   count: number;
   [key: string]: unknown;
+}
+
+export interface Catalogue {
+  gifts: Array<{ [key: string]: unknown }>;
+  [key: string]: unknown;
+}
+
+/** The catalogue's gifts; ``replace`` false adds them to the catalogue instead of replacing it. */
+export interface CatalogueIn {
+  replace?: boolean;
+  gifts: GiftSpec[];
 }
 
 export interface ChatCreated {
@@ -186,6 +290,27 @@ export interface ChatViewAnswer {
   [key: string]: unknown;
 }
 
+/** The customer (``by_owner``: the owner) adds tasks to the checklist ``message_id``. */
+export interface ChecklistAddIn {
+  owner?: number | string;
+  customer?: number | string;
+  bot?: number | string;
+  message_id: number;
+  tasks: TaskIn[];
+  by_owner?: boolean;
+}
+
+/** The customer (``by_owner``: the owner) marks tasks of the checklist ``message_id`` done and not done. */
+export interface ChecklistMarkIn {
+  owner?: number | string;
+  customer?: number | string;
+  bot?: number | string;
+  message_id: number;
+  done?: number[];
+  not_done?: number[];
+  by_owner?: boolean;
+}
+
 /** This session's time: ``now`` (Unix seconds, fractional), ``unix`` (whole), ``offset`` from the base clock. */
 export interface Clock {
   now: number;
@@ -200,6 +325,23 @@ export interface ClockIn {
   set?: number | null;
 }
 
+/**
+ * The person (``user``: a name or an id) connects ``bot`` (none: the stand's default bot) to their business
+ * account with ``rights`` (the BusinessBotRights names, each true or false; none given: none granted).
+ */
+export interface ConnectIn {
+  user?: number | string;
+  bot?: number | string;
+  rights?: { [key: string]: boolean };
+}
+
+/** The connection as the bot was told of it, and the id of that ``business_connection`` update. */
+export interface Connected {
+  connection: { [key: string]: unknown };
+  update_id: number;
+  [key: string]: unknown;
+}
+
 export interface Counted {
   count: number;
   [key: string]: unknown;
@@ -209,6 +351,11 @@ export interface Deleted {
   message_id: number;
   deleted: true;
   [key: string]: unknown;
+}
+
+export interface DisconnectIn {
+  user?: number | string;
+  bot?: number | string;
 }
 
 export interface DraftHistory {
@@ -249,6 +396,20 @@ export interface EmojiStatusAccessIn {
   username?: string;
   first_name?: string;
   allowed?: boolean;
+}
+
+/** The person (``user``) sends ``text``, a command of ``bot`` marked ``is_ephemeral``, in group ``chat_id``. */
+export interface EphemeralCommandIn {
+  bot?: number | string;
+  chat_id: number;
+  user?: number | string;
+  text: string;
+}
+
+export interface EphemeralSent {
+  ephemeral_message_id: number;
+  update_id: number;
+  [key: string]: unknown;
 }
 
 /**
@@ -358,6 +519,60 @@ export interface ForwardIn {
 }
 
 /**
+ * ``POST /sim/bots/{bot}/games``: a game the bot's owner made with BotFather's ``/newgame`` (sendGame then shows
+ * it): its short name, title and description, a photo (a PNG, JPEG or GIF; BotFather asks for 640×360) and an
+ * optional animation (a GIF or an MP4). A short name made again replaces that game.
+ */
+export interface GameIn {
+  short_name: string;
+  title: string;
+  description: string;
+  photo: FilePartIn;
+  animation?: FilePartIn | null;
+}
+
+/**
+ * A catalogue gift: its id (none: one is made), price, upgrade price (0: not upgradable), how many exist
+ * (0: unlimited) and the emoji of its sticker.
+ */
+export interface GiftSpec {
+  id?: string;
+  star_count: number;
+  upgrade_star_count?: number;
+  total_count?: number;
+  emoji?: string;
+}
+
+/** A person (``user``) receives the catalogue gift ``gift_id`` from another person (``sender``; none: anonymous). */
+export interface GiveIn {
+  user?: number | string;
+  gift_id: string;
+  sender?: number | string | null;
+}
+
+/** The gift the person now owns (``owned_gift_id``: how a business bot names it). */
+export interface Given {
+  owned_gift_id: string;
+  gift: { [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** The person (``user``) writes ``text`` in ``chat_id``, a chat ``bot`` is not in, mentioning the bot. */
+export interface GuestIn {
+  bot?: number | string;
+  chat_id: number;
+  user?: number | string;
+  text: string;
+}
+
+export interface GuestSent {
+  message_id: number;
+  update_id: number;
+  guest_query_id: string;
+  [key: string]: unknown;
+}
+
+/**
  * ``POST /sim/inline``: the person types ``@bot query`` in a chat (the sender fields name the chat); a
  * ``latitude`` and ``longitude`` share the person's location, as a bot asking for it gets it.
  */
@@ -395,6 +610,19 @@ export interface InlinePickIn {
   result_id?: string;
   bot?: number | string;
   user_id?: number;
+}
+
+export interface JoinRequestBot {
+  chat_id: number;
+  bot: string | null;
+  queries: Array<{ [key: string]: unknown }>;
+  [key: string]: unknown;
+}
+
+/** The bot the chat hands its join requests to (``enabled`` false takes them back). */
+export interface JoinRequestBotIn {
+  bot?: number | string;
+  enabled?: boolean;
 }
 
 export interface JoinRequested {
@@ -452,6 +680,57 @@ export interface LlmLog {
   dropped: number;
   entries: Array<{ [key: string]: unknown }>;
   [key: string]: unknown;
+}
+
+/** ``POST /sim/load``: a load run on the bot (docs/load.md); ``scenario`` as a scenario file holds it. */
+export interface LoadIn {
+  people?: number;
+  groups?: number;
+  members?: number;
+  rate?: number;
+  duration?: number;
+  ramp?: number;
+  budget?: number;
+  drain?: number;
+  flood?: boolean;
+  chat_burst?: number;
+  seed?: number;
+  bot_admin?: boolean;
+  bot?: number | string;
+  scenario?: { [key: string]: unknown } | null;
+}
+
+/** A run's report (docs/load.md): its settings, totals, and one row per second. */
+export interface LoadReport {
+  state: string;
+  stopped: string;
+  elapsed: number;
+  settings: { [key: string]: unknown };
+  totals: { [key: string]: unknown };
+  seconds: Array<{ [key: string]: unknown }>;
+  [key: string]: unknown;
+}
+
+/** A run's progress: ``state`` is building, running, draining or done; ``stopped`` why it stopped. */
+export interface LoadState {
+  state: string;
+  stopped: string;
+  elapsed: number;
+  offered: number;
+  delivered: number;
+  answered: number;
+  too_many: number;
+  errors: number;
+  backlog: number;
+  [key: string]: unknown;
+}
+
+/** The person (``user``) creates a bot through ``bot``'s ``request_managed_bot`` button. */
+export interface ManagedBotIn {
+  bot?: number | string;
+  user?: number | string;
+  username?: string;
+  first_name?: string;
 }
 
 /** The membership routes under ``/sim/chats/{id}/``: who, by whom, and with which rights or permissions. */
@@ -598,6 +877,12 @@ export interface Polling {
   [key: string]: unknown;
 }
 
+/** A suggested post's price: ``XTR`` (Stars, 5..100000) or ``TON`` (nanograms, 10^7..10^13). */
+export interface PriceIn {
+  currency: "XTR" | "TON";
+  amount: number;
+}
+
 /**
  * ``POST /sim/privacy``: the person's privacy settings; ``hide_forwards``: forwards of their messages show
  * only their name (a ``hidden_user`` origin), as "Forwarded messages: Nobody" does.
@@ -629,6 +914,8 @@ export interface ProfileIn {
   photos?: FilePartIn[] | null;
   audios?: ProfileAudioIn[] | null;
   language_code?: string | null;
+  /** the id of a channel the stand has, shown on the profile (getUserPersonalChatMessages); 0 removes it; left out, it is kept */
+  personal_chat?: number | null;
 }
 
 /** ``POST /sim/react``: the person's reactions on a message (emoji, or ``custom_emoji_id``s); none clears them. */
@@ -784,6 +1071,11 @@ export interface StandState {
   [key: string]: unknown;
 }
 
+export interface StarsIn {
+  user?: number | string;
+  star_count: number;
+}
+
 /** One reply of a named sequence: an answer, tool calls, or a provider failure. */
 export interface Step {
   answer?: string | null;
@@ -815,6 +1107,41 @@ export interface StepToolCall {
   id?: string | null;
 }
 
+export interface SubscriptionChanged {
+  update_id: number;
+  state: string;
+  [key: string]: unknown;
+}
+
+/**
+ * The person's subscription (the charge of its first payment) changes state: ``canceled`` by the person,
+ * ``active`` again, or ``failed`` (a renewal's payment).
+ */
+export interface SubscriptionIn {
+  bot?: number | string;
+  user?: number | string;
+  telegram_payment_charge_id: string;
+  state: "canceled" | "active" | "failed";
+}
+
+/**
+ * The person (``user``) suggests ``text`` as a post of the channel, with a ``price`` and a ``send_date`` if
+ * they offer them.
+ */
+export interface SuggestIn {
+  user?: number | string;
+  text: string;
+  price?: PriceIn | null;
+  send_date?: number;
+}
+
+/** The suggestion's place: the channel's direct messages chat and the message's id there. */
+export interface Suggested {
+  chat_id: number;
+  message_id: number;
+  [key: string]: unknown;
+}
+
 /** A person acting on one message: who, where (their private chat with ``bot`` unless ``chat_id``), which. */
 export interface TargetIn {
   bot?: number | string;
@@ -823,6 +1150,11 @@ export interface TargetIn {
   first_name?: string;
   chat_id?: number;
   message_id?: number;
+}
+
+export interface TaskIn {
+  id: number;
+  text: string;
 }
 
 export interface TopicCreated {
@@ -852,6 +1184,19 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+}
+
+export interface Verifier {
+  bot: string;
+  verifier: boolean;
+  verified: Array<{ [key: string]: unknown }>;
+  [key: string]: unknown;
+}
+
+/** The bot (token, id or username; the default bot) an organisation makes its verifier, or stops. */
+export interface VerifierIn {
+  bot?: number | string;
+  enabled?: boolean;
 }
 
 /** ``POST /sim/vote``: the person votes in the poll of ``message_id``; no ``options`` retracts the vote. */
@@ -939,6 +1284,10 @@ export interface SimPaths {
   "/sim/profile": {
     /** A person's profile photos and audios (newest first) and app language; answers the file ids now on the profile (and the language, when one was given). */
     post: { query: Record<string, never>; body: ProfileIn; answer: Answer };
+  };
+  "/sim/bots/{bot}/games": {
+    /** BotFather's ``/newgame`` for a bot that exists: sendGame with this short name shows the game's title, description, photo and animation. Answers ``{"bot_id", "short_name", "game"}`` (the Bot API Game). */
+    post: { query: Record<string, never>; body: GameIn; answer: Answer };
   };
   "/sim/draft/stop": {
     /** Queues ``stopped_message_generation`` (if subscribed); the draft goes unless it asked to be kept. */
@@ -1061,6 +1410,114 @@ export interface SimPaths {
   "/sim/bots/{bot}/inline": {
     /** BotFather's ``/setinline`` and ``/setinlinefeedback`` for a bot that exists (the default bot too). */
     post: { query: Record<string, never>; body: InlineModeIn; answer: BotUser };
+  };
+  "/sim/world/bulk": {
+    /** Add many people and groups at once (the bot in every group), with no update sent: the world as it was before the bot started. */
+    post: { query: Record<string, never>; body: BulkIn; answer: BulkBuilt };
+  };
+  "/sim/load": {
+    /** Start a load run on the bot, which must be taking updates (polling, or with a webhook). */
+    post: { query: Record<string, never>; body: LoadIn; answer: LoadState };
+    /** The run's progress so far; with ``timeout``, once the run has ended or that many seconds have passed. */
+    get: { query: { timeout?: number }; body: undefined; answer: LoadState };
+  };
+  "/sim/load/report": {
+    /** The run's report: final once its state is done, partial before. */
+    get: { query: Record<string, never>; body: undefined; answer: LoadReport };
+  };
+  "/sim/load/stop": {
+    /** Stop offering now; answers the report once the run has drained (its drain setting) and ended. */
+    post: { query: Record<string, never>; body: undefined; answer: LoadReport };
+  };
+  "/sim/chats/{id}/boost": {
+    /** A person boosts a channel or supergroup: each boost is a ``chat_boost`` for its administrator bots. */
+    post: { query: Record<string, never>; body: BoostIn; answer: Boosted };
+  };
+  "/sim/chats/{id}/unboost": {
+    /** The person takes their boosts back: a ``removed_chat_boost`` for each. */
+    post: { query: Record<string, never>; body: BoostIn; answer: Boosted };
+  };
+  "/sim/verifiers": {
+    /** An organisation makes the bot its verifier (verifyUser, verifyChat and their removal work), or stops. */
+    post: { query: Record<string, never>; body: VerifierIn; answer: Verifier };
+    /** Whether the bot is a verifier, and the people and chats it verified with their descriptions. */
+    get: { query: { bot?: string }; body: undefined; answer: Verifier };
+  };
+  "/sim/managed-bots": {
+    /** The person creates a bot that ``bot`` manages: ``managed_bot`` and ``managed_bot_created`` for ``bot``. */
+    post: { query: Record<string, never>; body: ManagedBotIn; answer: BotCreated };
+  };
+  "/sim/chats/{id}/join-request-bot": {
+    /** The chat assigns its join requests to the bot (an administrator that may invite users): each request it gets carries a ``query_id`` for answerChatJoinRequestQuery. */
+    post: { query: Record<string, never>; body: JoinRequestBotIn; answer: JoinRequestBot };
+  };
+  "/sim/guest-message": {
+    /** The person mentions the bot in a chat it is not in: the bot gets ``guest_message`` (with ``guest_query_id``) and answers with answerGuestQuery. */
+    post: { query: Record<string, never>; body: GuestIn; answer: GuestSent };
+  };
+  "/sim/subscription": {
+    /** The person's subscription to the bot changes state: the bot gets ``subscription``. */
+    post: { query: Record<string, never>; body: SubscriptionIn; answer: SubscriptionChanged };
+  };
+  "/sim/chats/{id}/suggest-post": {
+    /** A person suggests a post in the channel's direct messages (made on first use): the channel's administrator bots get the suggestion, which approveSuggestedPost publishes or declineSuggestedPost turns down. */
+    post: { query: Record<string, never>; body: SuggestIn; answer: Suggested };
+  };
+  "/sim/ephemeral-command": {
+    /** The person sends the bot's ephemeral command in a group: only the bot gets it, as an ephemeral message. */
+    post: { query: Record<string, never>; body: EphemeralCommandIn; answer: EphemeralSent };
+  };
+  "/sim/business/connect": {
+    /** A person connects a bot to their business account with rights (again: changes the rights). */
+    post: { query: Record<string, never>; body: ConnectIn; answer: Connected };
+  };
+  "/sim/business/disconnect": {
+    /** A person disconnects the bot from their business account (the bot is told: ``is_enabled`` false). */
+    post: { query: Record<string, never>; body: DisconnectIn; answer: Connected };
+  };
+  "/sim/business/message": {
+    /** A customer writes to a business account (``business_message``), or its owner answers them by hand. */
+    post: { query: Record<string, never>; body: BusinessMessageIn; answer: BusinessSent };
+  };
+  "/sim/business/edit": {
+    /** A customer edits their message in the business chat (``edited_business_message``). */
+    post: { query: Record<string, never>; body: BusinessEditIn; answer: BusinessUpdate };
+  };
+  "/sim/business/delete": {
+    /** A customer deletes messages of the business chat (``deleted_business_messages``). */
+    post: { query: Record<string, never>; body: BusinessDeleteIn; answer: BusinessUpdate };
+  };
+  "/sim/business/checklist/mark": {
+    /** A customer marks checklist tasks done or not done (a ``checklist_tasks_done`` business message). */
+    post: { query: Record<string, never>; body: ChecklistMarkIn; answer: BusinessSent };
+  };
+  "/sim/business/checklist/add": {
+    /** A customer adds tasks to a checklist (a ``checklist_tasks_added`` business message). */
+    post: { query: Record<string, never>; body: ChecklistAddIn; answer: BusinessSent };
+  };
+  "/sim/gifts": {
+    /** Set Telegram's gift catalogue (what getAvailableGifts lists and sendGift sends). */
+    put: { query: Record<string, never>; body: CatalogueIn; answer: Catalogue };
+  };
+  "/sim/gifts/give": {
+    /** A person receives a catalogue gift from another person (a business account's gifts to manage). */
+    post: { query: Record<string, never>; body: GiveIn; answer: Given };
+  };
+  "/sim/business/stars": {
+    /** Set a business account's Star balance (what getBusinessAccountStarBalance reads). */
+    post: { query: Record<string, never>; body: StarsIn; answer: Ok };
+  };
+  "/sim/business/chats": {
+    /** The owner's business chats, as the chat page lists them (each with its connection and bot). */
+    get: { query: { user?: string }; body: undefined; answer: Answer };
+  };
+  "/sim/business/chat": {
+    /** A business chat as the chat page shows it to the owner: its messages as Bot API objects. */
+    get: { query: { user?: string; customer?: number; bot?: string }; body: undefined; answer: Answer };
+  };
+  "/sim/business/account": {
+    /** A business account as its owner sees it, with what connected bots changed and read. */
+    get: { query: { user?: string }; body: undefined; answer: AccountView };
   };
   "/sim/openapi.json": {
     /** This document. */
