@@ -6,8 +6,8 @@ from aiohttp import web
 
 from tgfake.sim import (
     actions,
-    channels,
     business,
+    channels,
     control,
     drafts,
     files,

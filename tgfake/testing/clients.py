@@ -72,7 +72,9 @@ class StandClient(SyncBase, _Addresses, PersonMethods, WorldMethods, ChannelMeth
         return self._core.last_tap
 
 
-class AsyncStandClient(AsyncBase, _Addresses, PersonMethods, WorldMethods, ChannelMethods, ReadingMethods, BusinessMethods):
+class AsyncStandClient(
+    AsyncBase, _Addresses, PersonMethods, WorldMethods, ChannelMethods, ReadingMethods, BusinessMethods
+):
     """:class:`StandClient` for async tests; the same methods, awaited. Close it (or use ``async with``)."""
 
     def __init__(

@@ -12,8 +12,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from tgfake.faults import Faults
-from tgfake.world.channel_state import ChannelState
 from tgfake.world.business_state import Business
+from tgfake.world.channel_state import ChannelState
 from tgfake.world.flood import FloodControl
 from tgfake.world.games import Games
 from tgfake.world.grants import Grants
