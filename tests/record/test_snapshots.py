@@ -54,7 +54,7 @@ def snapshots(pytester: pytest.Pytester) -> dict[str, str]:
 
 def test_the_first_run_writes_the_snapshots_and_the_next_compares_under_xdist(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_bot=TESTS)
-    pytester.runpytest_subprocess(*PLUGIN, "-n", "4").assert_outcomes(passed=4)
+    pytester.runpytest_subprocess(*PLUGIN, "-n", "2").assert_outcomes(passed=4)
     kept = snapshots(pytester)
     assert sorted(kept) == [
         "test_async.after plum.txt".replace(" ", "_"),
@@ -66,7 +66,7 @@ def test_the_first_run_writes_the_snapshots_and_the_next_compares_under_xdist(py
     assert "pear" not in kept["test_echo[apple].txt"]
     calls = kept["test_with_calls.txt"].split("--- the bot's calls ---\n")[1]
     assert calls == 'sendMessage {"chat_id": "4242", "text": "You said: hello"}\n'
-    pytester.runpytest_subprocess(*PLUGIN, "-n", "4").assert_outcomes(passed=4)
+    pytester.runpytest_subprocess(*PLUGIN, "-n", "2").assert_outcomes(passed=4)
     assert snapshots(pytester) == kept
 
 
