@@ -122,12 +122,14 @@ class WrkConfig:
     threads: int = 1
     warmup: int = 1  # seconds of wrk per row and side before the first round (0: none)
     bursts: int = 3  # sendMessage bursts (each followed by a reset) for the memory row
+    burst_requests: int = 20_000  # at most this many sendMessages per burst: equal bursts on a busy machine too
 
 
 @dataclass(slots=True)
 class WrkReport:
     rows: list[WrkRow]
     memory_mb: list[float]  # VmRSS at the start and after each burst and reset
+    burst_sizes: list[int]  # the sendMessages each burst stored
     config: WrkConfig
     meta: dict[str, Any]
 
@@ -148,6 +150,7 @@ class WrkReport:
                 for r in self.rows
             ],
             "memory_mb": self.memory_mb,
+            "burst_sizes": self.burst_sizes,
         }
 
 
@@ -155,8 +158,10 @@ class WrkError(Exception):
     """wrk or a server did not do what the run relies on: the numbers would be meaningless."""
 
 
-def lua(target: Target) -> str:
-    """A wrk script sending ``target``'s POST and printing the summary as one JSON line."""
+def lua(target: Target, limit: int = 0) -> str:
+    """A wrk script sending ``target``'s POST and printing the summary as one line; with ``limit``, each wrk thread
+    stops taking answers after that many (so bursts store the same count on a fast or a busy machine; the run still
+    lasts its duration: ``thread:stop()`` ends the thread's loop, not wrk's clock)."""
     body = target.body.decode("ascii")
     level = "=" * 4
     while f"]{level}]" in body:
@@ -164,6 +169,11 @@ def lua(target: Target) -> str:
     lines = ['wrk.method = "POST"', f"wrk.body = [{level}[{body}]{level}]"]
     if target.content_type:
         lines.append(f'wrk.headers["Content-Type"] = "{target.content_type}"')
+    if limit:
+        lines.append(
+            f"local answered = 0\nresponse = function(status, headers, body)\n  answered = answered + 1\n"
+            f"  if answered >= {limit} then wrk.thread:stop() end\nend"
+        )
     lines.append(
         "done = function(summary, latency, requests)\n"
         "  local e = summary.errors\n"
@@ -290,7 +300,9 @@ def run(cfg: WrkConfig) -> WrkReport:
                     post(stand + "/sim/reset")
                     row.stand.append(wrk(stand, scripts[pair.stand], pair.stand.path, cfg, cfg.duration))
             post(stand + "/sim/reset")
-        memory = memory_row(cfg, scripts[PAIRS[1].stand])
+        counted = Path(tmp) / "memory.lua"
+        counted.write_text(lua(PAIRS[1].stand, cfg.burst_requests // cfg.threads), encoding="ascii")
+        memory, stored = memory_row(cfg, counted)
     meta = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "python": platform.python_version(),
@@ -298,21 +310,22 @@ def run(cfg: WrkConfig) -> WrkReport:
         "load": [round(x, 2) for x in os.getloadavg()],
         "wrk": subprocess.run(["wrk", "--version"], capture_output=True, text=True, check=False).stdout.split(" [")[0],
     }
-    return WrkReport(rows, memory, cfg, meta)
+    return WrkReport(rows, memory, stored, cfg, meta)
 
 
-def memory_row(cfg: WrkConfig, script: Path) -> list[float]:
-    """A fresh stand's VmRSS at the start and after each ``duration``-second sendMessage burst and its reset."""
+def memory_row(cfg: WrkConfig, script: Path) -> tuple[list[float], list[int]]:
+    """A fresh stand's VmRSS at the start and after each ``duration``-second burst of at most ``burst_requests``
+    sendMessages and its reset; and the sendMessages each burst stored."""
     path = PAIRS[1].stand.path
     with server(stand_command()) as (stand, pid):
         post(stand + path, SEND_FORM, FORM_TYPE)
         post(stand + "/sim/reset")
-        seen = [rss_mb(pid)]
+        seen, stored = [rss_mb(pid)], []
         for _ in range(cfg.bursts):
-            wrk(stand, script, path, cfg, cfg.duration)
+            stored.append(wrk(stand, script, path, cfg, cfg.duration).requests)
             post(stand + "/sim/reset")
             seen.append(rss_mb(pid))
-    return seen
+    return seen, stored
 
 
 def table(report: WrkReport) -> str:
@@ -335,8 +348,9 @@ def table(report: WrkReport) -> str:
     grew = m[-1] - m[0]
     last = m[-1] - m[-2] if len(m) > 2 else 0.0
     lines.append(
-        f"memory: VmRSS MB at the start and after each {c.duration}s sendMessage burst + reset: {steps} "
-        f"({grew:+.1f} MB overall, goal <= +15; {last:+.1f} MB between the last two resets)"
+        f"memory: VmRSS MB at the start and after each sendMessage burst + reset: {steps} "
+        f"({grew:+.1f} MB overall, goal <= +15; {last:+.1f} MB between the last two resets; "
+        f"bursts of {', '.join(str(n) for n in report.burst_sizes)} sendMessages, at most {c.burst_requests})"
     )
     meta = report.meta
     lines.append(f"{meta['date']}  Python {meta['python']}, {meta['wrk']}, {meta['cpus']} CPUs, load {meta['load']}")
@@ -352,14 +366,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=d.threads, help="wrk -t")
     p.add_argument("--warmup", type=int, default=d.warmup, help="seconds of warm-up per row and side (0: none)")
     p.add_argument("--bursts", type=int, default=d.bursts, help="sendMessage bursts for the memory row")
+    p.add_argument(
+        "--burst-requests", type=int, default=d.burst_requests, help="sendMessages per burst for the memory row"
+    )
     p.add_argument("--json", metavar="PATH", help="also write the numbers as JSON")
     a = p.parse_args(argv)
-    for name in ("duration", "rounds", "connections", "threads", "bursts"):
+    for name in ("duration", "rounds", "connections", "threads", "bursts", "burst_requests"):
         if getattr(a, name) < 1:
-            p.error(f"--{name} must be at least 1")
+            p.error(f"--{name.replace('_', '-')} must be at least 1")
     if a.warmup < 0:
         p.error("--warmup must not be negative")
-    cfg = WrkConfig(a.duration, a.rounds, a.connections, a.threads, a.warmup, a.bursts)
+    cfg = WrkConfig(a.duration, a.rounds, a.connections, a.threads, a.warmup, a.bursts, a.burst_requests)
     try:
         report = run(cfg)
     except WrkError as exc:

@@ -131,7 +131,8 @@ def test_wrk_mode_runs_every_row_once(tmp_path: Path, capsys: pytest.CaptureFixt
     row measured (numbers sane, never timed), the table printed and the JSON written."""
     require_wrk()
     out = tmp_path / "wrk.json"
-    argv = ["--duration", "1", "--rounds", "1", "--warmup", "0", "--bursts", "1", "--connections", "4"]
+    argv = ["--duration", "1", "--rounds", "1", "--warmup", "0", "--bursts", "1", "--burst-requests", "300"]
+    argv += ["--connections", "4"]
     assert wrk.main([*argv, "--json", str(out)]) == 0
     printed = capsys.readouterr().out
     data = json.loads(out.read_text())
@@ -148,6 +149,8 @@ def test_wrk_mode_runs_every_row_once(tmp_path: Path, capsys: pytest.CaptureFixt
         assert row["ratio"] > 0, row
         assert row["p99_ratio"] > 0, row
     assert len(data["memory_mb"]) == 2
+    (stored,) = data["burst_sizes"]
+    assert 0 < stored <= 300 + 4, stored  # the count stops the burst (a request in flight on each connection)
     assert all(mb > 0 for mb in data["memory_mb"])
     assert "memory: VmRSS MB" in printed
     assert data["config"]["connections"] == 4

@@ -61,7 +61,7 @@ DOCUMENTS = [
     ("feed", b"<?xml version='1.0'?><feed/>", "text/xml"),
     ("report.png", b"%PDF-1.7\n", "application/pdf"),
     ("pic.txt", image_bytes("PNG"), "image/png"),
-    ("archive.txt", gzip.compress(b"x"), "application/x-gzip"),
+    ("archive.txt", gzip.compress(b"x", mtime=0), "application/x-gzip"),  # mtime 0: the same id on every worker
     ("zip.doc", b"PK\x03\x04rest", "application/zip"),
     ("blob.txt", b"\x00\x01\x02\x03", "application/octet-stream"),
 ]
