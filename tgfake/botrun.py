@@ -144,8 +144,9 @@ class SimLine:
 L = TypeVar("L", bound=SimLine)
 
 
-STARTUP_TIMEOUT = 20.0
-"""How long the bot may take to make its first Bot API call and settle (poll, or set its webhook)."""
+STARTUP_TIMEOUT = 60.0
+"""How long the bot may take to make its first Bot API call and settle (poll, or set its webhook): generous, as
+importing a bot library takes over 10 s on a busy machine (and only a bot that never starts waits it out)."""
 
 
 class BotStartError(Exception):

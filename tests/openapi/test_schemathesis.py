@@ -71,6 +71,7 @@ def _short(value: Any) -> Any:
 
 
 @schema.parametrize()
+@pytest.mark.timeout(900)  # one test item for every operation (about 5,900 requests: 85 s here, more on a busy machine)
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_operation(case: schemathesis.Case[Any]) -> None:
     if any(p.name == "timeout" for p in case.operation.query):
