@@ -86,6 +86,10 @@ def test_usage_errors_exit_2() -> None:
         'tgfake explore: argument --phases: invalid phases "dance": choose from '
         "commands,texts,names,contents,buttons,groups,faults\n",
     )
+    assert usage("--reply-time", "0.5", "--", "python", BOT) == (
+        2,
+        "tgfake explore: the slow-reply threshold (1 s) must be above 0 and below the reply time (0.5 s)\n",
+    )
     assert usage("--llm-seed", "3", "--", "python", BOT) == (
         2,
         "tgfake explore: --llm-seed configures the scripted model, which only --llm serves\n",

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tgfake.explore import explore
+from tgfake.explore import explore, replay
 from tgfake.options import Options
 
 BOT = str(Path(__file__).parent / "bots" / "plain_bot.py")
@@ -29,6 +29,8 @@ PLAIN_KINDS = (
     "too_long",
     "api_refused",
 )
+OWN_KINDS = (*PLAIN_KINDS, "slow_reply")
+"""What the plain and python-telegram-bot bots plant besides the fault kinds (the slow command sleeps 2 s)."""
 
 
 def run(plant: str = "", mode: str = "polling", **kwargs: object) -> dict[str, object]:
@@ -64,8 +66,8 @@ def test_the_correct_twin_comes_out_clean_by_webhook() -> None:
 
 @pytest.mark.parametrize("mode", ["polling", "webhook"])
 def test_every_planted_bug_is_found_once_as_its_kind(mode: str) -> None:
-    report = run(",".join(PLAIN_KINDS), mode, phases=("commands", "texts", "names", "contents", "buttons"))
-    assert kinds(report) == sorted(PLAIN_KINDS)
+    report = run(",".join(OWN_KINDS), mode, phases=("commands", "texts", "names", "contents", "buttons"))
+    assert kinds(report) == sorted(OWN_KINDS)
     by_kind = {f["kind"]: f for f in report["findings"]}  # type: ignore[attr-defined]
     crash = by_kind["crash"]
     assert "KeyError: 'text'" in crash["evidence"]["output"]
@@ -104,6 +106,38 @@ def test_a_planted_fault_bug_is_found(kind: str, mode: str) -> None:
     assert steps[0]["path"] == "/sim/fault"
 
 
+@pytest.mark.parametrize("mode", ["polling", "webhook"])
+def test_a_slow_command_is_slow_reply_not_no_reply(mode: str) -> None:
+    """/stats answers 2 s after the bot took it: later than the reply time (1.5 s), within its grace, so it is slow,
+    measured on the stand's clock from the update taken to the reply; the twin's replies take milliseconds."""
+    report = run("slow_reply", mode, phases=("commands",))
+    assert kinds(report) == ["slow_reply"]
+    finding = report["findings"][0]  # type: ignore[index]
+    assert finding["title"].startswith("/stats answered after ")
+    seconds = float(finding["title"].removeprefix("/stats answered after ").removesuffix(" s"))
+    assert 2.0 <= seconds < 4.5
+    assert finding["steps"] == [{"path": "/sim/message", "body": {"text": "/stats", "user_id": 4242}}]
+    assert report["slow_reply"] == 1.0
+    still = replay(
+        [sys.executable, BOT],
+        finding["steps"],
+        "slow_reply",
+        reply_time=REPLY_TIME,
+        env={"PLANT": "slow_reply", "MODE": mode},
+    )
+    assert [f.kind for f in still] == ["slow_reply"]
+    assert (
+        replay([sys.executable, BOT], finding["steps"], "slow_reply", reply_time=REPLY_TIME, env={"MODE": mode}) == []
+    )
+
+
+def test_the_slow_reply_threshold_is_below_the_reply_time() -> None:
+    with pytest.raises(
+        ValueError, match=r"^the slow-reply threshold \(2 s\) must be above 0 and below the reply time \(1.5 s\)$"
+    ):
+        explore([sys.executable, BOT], reply_time=1.5, slow_reply=2.0)
+
+
 def test_the_twin_survives_the_faults() -> None:
     assert run("", phases=("commands", "faults"))["findings"] == []
 
@@ -132,7 +166,7 @@ def run_library(bot: str, plant: str, phases: tuple[str, ...]) -> list[str]:
     ("plant", "phases", "found"),
     [
         ("", ("commands", "texts", "names", "contents", "buttons", "faults"), []),
-        (",".join(PLAIN_KINDS), ("commands", "texts", "names", "contents", "buttons"), sorted(PLAIN_KINDS)),
+        (",".join(OWN_KINDS), ("commands", "texts", "names", "contents", "buttons"), sorted(OWN_KINDS)),
         ("retry_after_ignored", ("commands", "faults"), ["retry_after_ignored"]),
         ("fault_not_recovered", ("commands", "faults"), ["fault_not_recovered", "fault_not_recovered"]),
         ("blocked_not_handled", ("commands", "faults"), ["blocked_not_handled"]),

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from llmstub import cli as llm_cli
-from tgfake.explore.engine import PHASES, Explorer
+from tgfake.explore.engine import PHASES, Explorer, check_slow_reply
 from tgfake.explore.findings import KINDS, Report
 from tgfake.explore.run import BotStartError, explore
 from tgfake.explore.writers import write_html, write_tests
@@ -67,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time", type=_seconds, default=120.0, help="at most this many seconds (120)")
     p.add_argument("--seed", type=int, default=1, help="the same seed gives the same actions and findings (1)")
     p.add_argument("--reply-time", type=_seconds, default=3.0, help="seconds a command may take to answer (3)")
+    p.add_argument(
+        "--slow-reply",
+        type=_seconds,
+        default=1.0,
+        help="a reply this many seconds after the bot took the update is slow (1; below --reply-time)",
+    )
     p.add_argument(
         "--phases",
         type=_phases,
@@ -142,7 +148,8 @@ def main(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = No
             for flag in llm_cli.given_flags(args):
                 raise ExploreUsageError(f"{flag} configures the scripted model, which only --llm serves")
         model = llm_cli.model_from_args(args) if args.llm else None
-    except (ExploreUsageError, llm_cli.ConfigError) as exc:
+        check_slow_reply(args.slow_reply, args.reply_time)
+    except (ExploreUsageError, llm_cli.ConfigError, ValueError) as exc:
         err.write(f"tgfake explore: {exc}\n")
         return EXIT_ERROR
     options = Options(bot_username=args.bot_username, bot_name=args.bot_name, flood_control=args.flood_control)
@@ -155,6 +162,7 @@ def main(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = No
             time_limit=args.time,
             seed=args.seed,
             reply_time=args.reply_time,
+            slow_reply=args.slow_reply,
             options=options,
             model=model,
             progress=progress,

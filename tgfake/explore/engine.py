@@ -50,6 +50,10 @@ CAROL: dict[str, Any] = {"user_id": CAROL_ID, "first_name": "Carol", "username":
 FOLLOW_UP_GRACE = 5.0
 """Extra time a bot gets to answer again after an injected fault (it may back off first)."""
 
+REPLY_GRACE = 3.0
+"""A command's reply is waited for up to this many reply times: one that comes late is ``slow_reply``, only one
+that never comes is ``no_reply``."""
+
 
 PHASES = ("commands", "texts", "names", "contents", "buttons", "groups", "faults")
 """The phases of an exploration, in the order they run."""
@@ -81,6 +85,19 @@ class Settings:
     """Actions kept for the group and fault phases while walking buttons."""
     phases: tuple[str, ...] = PHASES
     """Which phases run (in their fixed order): a test that needs only some keeps them short."""
+    slow_reply: float = 1.0
+    """A reply that came this many seconds after the bot took the update (or later) is a ``slow_reply`` finding."""
+
+    def __post_init__(self) -> None:
+        check_slow_reply(self.slow_reply, self.reply_time)
+
+
+def check_slow_reply(slow_reply: float, reply_time: float) -> None:
+    """The slow-reply threshold sits below the reply time (ValueError otherwise, in words)."""
+    if not 0 < slow_reply < reply_time:
+        raise ValueError(
+            f"the slow-reply threshold ({slow_reply:g} s) must be above 0 and below the reply time ({reply_time:g} s)"
+        )
 
 
 @dataclass(slots=True)
@@ -114,6 +131,9 @@ class Outcome:
     output: str
     alive: bool
     refused_steps: list[str] = field(default_factory=list)
+    latency: float | None = None
+    """Seconds from the bot taking the act's update to its first message or edit to the act's chat, on the stand's
+    clock (None: no single update, or no reply)."""
 
 
 class Explorer:
@@ -186,6 +206,7 @@ class Explorer:
         report.mode = "webhook" if self.webhook else "polling"
         report.actions = list(self.log)
         report.reply_time = self.settings.reply_time
+        report.slow_reply = self.settings.slow_reply
         return report
 
     def _commands(self) -> None:
@@ -372,7 +393,8 @@ class Explorer:
         if want is None and action.expect_reply:
             chat = action.chat_id
             want = lambda calls: any(judge.is_reply(c, chat) for c in calls)  # noqa: E731
-        calls = self._settle(since, updates, delivered, want, wait or self.settings.reply_time)
+        limit = wait or self.settings.reply_time * (REPLY_GRACE if action.expect_reply else 1.0)
+        calls, polls = self._settle(since, updates, delivered, want, limit)
         if updates and not self.webhook and self.bot.alive() and not self.sim.wait_polling(0):
             # a polling loop that paused (it backs off after an error): the next act waits until it polls again
             self._sliced(time.monotonic() + FOLLOW_UP_GRACE, self.sim.wait_polling)
@@ -385,6 +407,9 @@ class Explorer:
             alive=self.bot.alive(),
             refused_steps=refused,
         )
+        ids = [int(a.get("update_id") or 0) for a in answers if int(a.get("update_id") or 0) > 0]
+        if len(ids) == 1:
+            outcome.latency = self._latency(ids[0], action.chat_id, polls, calls)
         self._learn(outcome)
         if judge_it:
             self.judge(outcome)
@@ -405,8 +430,10 @@ class Explorer:
         delivered: int,
         want: Callable[[list[BotCall]], bool] | None,
         limit: float,
-    ) -> list[BotCall]:
-        """Hold until the bot took the updates, went idle and stayed silent for ``quiet`` (or ``want`` held)."""
+    ) -> tuple[list[BotCall], list[BotCall]]:
+        """Hold until the bot took the updates, went idle and stayed silent for ``quiet`` (or ``want`` held).
+
+        Answers the bot's calls (getUpdates left out) and, apart, its getUpdates calls (what it took, and when)."""
         deadline = time.monotonic() + limit
         if updates:
             if self.webhook:
@@ -416,6 +443,7 @@ class Explorer:
                 self._sliced(deadline, self.sim.wait_polling)
         seen = since
         calls: list[BotCall] = []
+        polls: list[BotCall] = []
         while True:
             satisfied = want is None or want(calls)
             remaining = deadline - time.monotonic()
@@ -429,7 +457,25 @@ class Explorer:
                 continue
             seen = max(c.seq for c in new)
             calls += [c for c in new if c.method.lower() != "getupdates"]
-        return calls
+            polls += [c for c in new if c.method.lower() == "getupdates"]
+        return calls, polls
+
+    def _latency(self, update_id: int, chat_id: int, polls: list[BotCall], calls: list[BotCall]) -> float | None:
+        """From the bot taking the update (its getUpdates answered, or the webhook POST going out) to its first
+        message or edit to the chat, both on the stand's clock: the bot's start-up and the explorer's own pace
+        never count."""
+        if self.webhook:
+            taken = judge.delivery_started(self.sim.webhook().get("deliveries", []), update_id)
+            after = 0
+        else:
+            poll = judge.taking_poll(polls, update_id)
+            taken, after = (poll.at, poll.seq) if poll is not None else (None, 0)
+        if taken is None:
+            return None
+        for call in calls:
+            if call.seq > after and call.at >= taken and judge.is_reply(call, chat_id):
+                return call.at - taken
+        return None
 
     def _sliced(self, deadline: float, wait: Callable[[float], bool]) -> bool:
         while True:
@@ -532,9 +578,17 @@ class Explorer:
         if action.expect_reply and outcome.alive and not any(judge.is_reply(c, action.chat_id) for c in outcome.calls):
             self.report(
                 "no_reply",
-                f"{action.label} got no message within {self.settings.reply_time:g} s",
+                f"{action.label} got no message within {self.settings.reply_time * REPLY_GRACE:g} s",
                 outcome,
                 key=f"no_reply:{action.label}",
+            )
+        latency = outcome.latency
+        if latency is not None and latency >= self.settings.slow_reply and outcome.alive:
+            self.report(
+                "slow_reply",
+                f"{action.label} answered after {latency:.1f} s",
+                outcome,
+                key=f"slow_reply:{action.label}",
             )
 
     def report(

@@ -98,6 +98,7 @@ class Report:
     stopped: str = ""
     """Why exploring ended early (budget, time), empty when every planned action ran."""
     reply_time: float = 3.0
+    slow_reply: float = 1.0
     actions: list[str] = field(default_factory=list)
     """Every act in the order done (the same seed gives the same list)."""
 
@@ -107,6 +108,7 @@ class Report:
             "seed": self.seed,
             "budget": self.budget,
             "reply_time": self.reply_time,
+            "slow_reply": self.slow_reply,
             "mode": self.mode,
             "stopped": self.stopped,
             "findings": [f.json() for f in self.findings],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from tgfake import errors
 from tgfake.explore.sim import BotCall
@@ -31,6 +32,23 @@ def is_reply(call: BotCall, chat_id: int | None = None) -> bool:
 
 def answers_callback(call: BotCall, query_id: str) -> bool:
     return call.method.lower() == "answercallbackquery" and call.params.get("callback_query_id") == query_id
+
+
+def taking_poll(polls: Iterable[BotCall], update_id: int) -> BotCall | None:
+    """The getUpdates call whose answer handed the bot this update (its ``at``: when the stand answered it)."""
+    for call in polls:
+        result = call.response.get("result") if call.ok else None
+        if isinstance(result, list) and any(isinstance(u, dict) and u.get("update_id") == update_id for u in result):
+            return call
+    return None
+
+
+def delivery_started(deliveries: Iterable[dict[str, Any]], update_id: int) -> float | None:
+    """When the webhook POST the bot confirmed for this update went out, on the stand's clock (None: not yet)."""
+    for delivery in deliveries:
+        if delivery.get("update_id") == update_id and delivery.get("ok") and "started" in delivery:
+            return float(delivery["started"])
+    return None
 
 
 def text_of(call: BotCall) -> str:

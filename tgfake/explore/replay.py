@@ -24,6 +24,7 @@ def replay(
     *,
     url: str | None = None,
     reply_time: float = 3.0,
+    slow_reply: float = 1.0,
     options: Options | None = None,
     env: dict[str, str] | None = None,
     cwd: str | None = None,
@@ -37,7 +38,8 @@ def replay(
         s if isinstance(s, Step) else Step(str(s["path"]).removeprefix("/sim"), dict(s.get("body") or {}))
         for s in steps
     ]
-    settings = Settings(reply_time=reply_time, flood_limits=bool(options and options.flood_control))
+    flood = bool(options and options.flood_control)
+    settings = Settings(reply_time=reply_time, slow_reply=slow_reply, flood_limits=flood)
     with bot_on_stand(command, url=url, options=options, env=env, cwd=cwd) as (sim, bot, webhook):
         ex = Explorer(sim, bot, settings, webhook=webhook)
         if kind in FAULT_KINDS:
@@ -65,7 +67,7 @@ def _person_steps(ex: Explorer, steps: list[Step], kind: str) -> None:
             chat_id=chat,
             kind="tap" if first.path == "/callback" else "replay",
             controlled=controlled,
-            expect_reply=last and kind == "no_reply",
+            expect_reply=last and kind in ("no_reply", "slow_reply"),
         )
         outcome = ex.act(action, judge_it=False)
         if outcome is None:

@@ -38,6 +38,7 @@ from tgfake.explore import replay
 BOT = shlex.split(os.environ["BOT_CMD"]) if os.environ.get("BOT_CMD") else {report.command!r}
 CWD = {cwd or os.getcwd()!r}
 REPLY_TIME = {report.reply_time!r}
+SLOW_REPLY = {report.slow_reply!r}
 '''
     parts = [head]
     for n, finding in enumerate(report.findings, 1):
@@ -48,7 +49,7 @@ REPLY_TIME = {report.reply_time!r}
 def {_name(n, finding)}() -> None:
     """{finding.kind}: {_doc(finding.title)}"""
     steps = {steps}
-    still = replay(BOT, steps, {finding.kind!r}, reply_time=REPLY_TIME, cwd=CWD)
+    still = replay(BOT, steps, {finding.kind!r}, reply_time=REPLY_TIME, slow_reply=SLOW_REPLY, cwd=CWD)
     assert not still, still[0].title
 ''')
     return "".join(parts)

@@ -8,7 +8,8 @@ It handles updates one by one, and survives a 429 (waits retry_after), a 5xx and
     MODE                      webhook: take updates by a webhook on a loopback port instead of polling
     PLANT                     the bugs, comma-separated: crash, no_reply, unanswered_callback, dead_button,
                               markup_injection, not_modified, too_long, api_refused, retry_after_ignored,
-                              fault_not_recovered, blocked_not_handled; broadcast: /stats also tells everyone,
+                              fault_not_recovered, blocked_not_handled, slow_reply (/stats answers after 2 s);
+                              broadcast: /stats also tells everyone,
                               and goes on sending to a person who blocked the bot; announce: /stats tells everyone
                               and forgets who blocked the bot (a correct broadcast)
 """
@@ -35,6 +36,8 @@ MAIN = [
 ]
 BACK = [[{"text": "Back", "callback_data": "back"}]]
 COMMANDS = [("start", "Start"), ("help", "Help"), ("menu", "A menu"), ("about", "About"), ("stats", "Stats")]
+SLOW = 2.0
+"""How long the planted slow_reply makes /stats wait before answering (over the explorer's 1 s threshold)."""
 ABOUT = "About this bot. " + "Lorem ipsum dolor sit amet. " * 200  # over 4096 characters
 
 
@@ -102,6 +105,8 @@ def on_message(msg: dict[str, Any]) -> None:
             for at in range(0, len(ABOUT), 4096):
                 send(chat, ABOUT[at : at + 4096])
     elif command == "/stats":
+        if "slow_reply" in PLANTS:
+            time.sleep(SLOW)  # the bug: a slow lookup before the answer
         if "api_refused" in PLANTS:
             call("sendPhoto", chat_id=chat, photo="no-such-file-id")
         else:
