@@ -54,8 +54,17 @@ def test_the_correct_twin_comes_out_clean() -> None:
     assert {'[Count] on "Hello, Alice!"', '[Back] on "This bot counts taps."'} <= set(
         coverage["buttons_tapped"]  # type: ignore[index]
     )
-    assert coverage["reply_buttons_pressed"] == ["Red", "Blue"]  # type: ignore[index]
+    assert coverage["reply_buttons_pressed"] == ["Red", "Blue", "Shop"]  # type: ignore[index]
     assert report["stopped"] == ""
+    actions: list[str] = report["actions"]  # type: ignore[assignment]
+    assert {
+        "a sticker",
+        "a voice note",
+        "an edit of a message the bot answered",
+        "press [Shop] (Mini App data)",
+    } <= set(actions)
+    assert {"tap [Count] twice", "tap [Info] twice", "tap [Refresh] twice", "tap [Back] twice"} <= set(actions)
+    assert not any(a.startswith("tap [Docs]") for a in actions)  # a url button: Telegram sends nothing
 
 
 def test_the_correct_twin_comes_out_clean_by_webhook() -> None:
@@ -82,7 +91,7 @@ def test_every_planted_bug_is_found_once_as_its_kind(mode: str) -> None:
         "sendPhoto",
         "Bad Request: wrong file identifier/HTTP URL specified",
     )
-    assert [s["body"].get("label") for s in by_kind["dead_button"]["steps"]] == [None, "Info"]
+    assert [s["body"].get("label") for s in by_kind["dead_button"]["steps"]] == [None, "Info", "Info"]  # a double tap
     assert by_kind["not_modified"]["evidence"]["calls"][0]["description"].startswith(
         "Bad Request: message is not modified"
     )
@@ -129,6 +138,23 @@ def test_a_slow_command_is_slow_reply_not_no_reply(mode: str) -> None:
     assert (
         replay([sys.executable, BOT], finding["steps"], "slow_reply", reply_time=REPLY_TIME, env={"MODE": mode}) == []
     )
+
+
+def test_a_tap_on_a_message_already_as_the_bot_wants_it_is_not_modified_and_replays() -> None:
+    """Every button is tapped twice quickly (the second tap's edit racing the first's is no finding: the twin does it
+    too); on the state [Refresh] made, the planted bot edits to the same text. The finding's steps show it again on
+    a fresh session (each pair of taps a quick pair again)."""
+    report = run("not_modified", phases=("commands", "buttons"))
+    assert kinds(report) == ["not_modified"]
+    finding = report["findings"][0]  # type: ignore[index]
+    assert finding["title"].startswith("editMessageText refused after tap [Refresh] twice: 400 Bad Request: message")
+    labels = [s["body"].get("label") for s in finding["steps"]]
+    assert labels == [None, "Refresh", "Refresh", "Refresh", "Refresh"]
+    still = replay(
+        [sys.executable, BOT], finding["steps"], "not_modified", reply_time=REPLY_TIME, env={"PLANT": "not_modified"}
+    )
+    assert [f.kind for f in still] == ["not_modified"]
+    assert replay([sys.executable, BOT], finding["steps"], "not_modified", reply_time=REPLY_TIME) == []
 
 
 def test_the_slow_reply_threshold_is_below_the_reply_time() -> None:

@@ -19,7 +19,9 @@ from tgfake.explore import judge
 from tgfake.explore.actions import (
     ALICE,
     PREVIOUS,
+    WEB_APP_DATA,
     Action,
+    answered_edit,
     command_actions,
     commands_from,
     content_actions,
@@ -161,6 +163,8 @@ class Explorer:
         self._queue: deque[State] = deque()
         self._started = time.monotonic()
         self._reply_keyboards: set[str] = set()
+        self._previous = 0
+        """The message id the last step that sent a message answered: what a later step's ``$previous`` means."""
         self.stopped = ""
         self.log: list[str] = []
 
@@ -240,10 +244,15 @@ class Explorer:
             if not self.room():
                 return
             self.act(action)
+        said, edit = answered_edit()
+        if not self.room(1):
+            return
+        first = self.act(said)
+        if first is not None and any(judge.is_reply(c, ALICE) for c in first.calls) and self.room():
+            self.act(edit)  # the person edits a message the bot has answered: an edited_message update
 
     def _buttons(self) -> None:
-        """Breadth-first over the distinct states: tap every button of each, the first one twice quickly."""
-        doubled = False
+        """Breadth-first over the distinct states: tap every callback button of each twice quickly."""
         while self._queue and self.room(self.settings.reserve):
             state = self._queue.popleft()
             for button in state.buttons:
@@ -256,10 +265,8 @@ class Explorer:
                 message_id = self._reach(state)
                 if message_id is None:
                     continue
-                twice = not doubled
-                doubled = True
                 self.coverage.buttons.append(f"[{label}] on {judge_clip(state.text)}")
-                self._tap(state, label, message_id, twice)
+                self._tap(state, label, str(data), message_id)
 
     def _reach(self, state: State) -> int | None:
         """A live message showing ``state``: the newest one, or one made again by replaying the state's path."""
@@ -281,24 +288,42 @@ class Explorer:
                 return int(msg["message_id"])
         return None
 
-    def _tap(self, state: State, label: str, message_id: int, twice: bool) -> None:
+    def _tap(self, state: State, label: str, data: str, message_id: int) -> None:
+        """Two taps in a row, as a quick double tap sends them: the second carries the same button's data to the
+        same message before the bot has handled the first (a label looked up again could race the bot's edit).
+
+        A button that left its message showing the state it was tapped on (a refresh, a counter) is tapped once
+        more after the bot handled the pair: what it does to a message that is already as it wants it."""
         who = {"user_id": state.chat_id if state.chat_id > 0 else ALICE, "chat_id": state.chat_id}
         step = Step("/callback", {**who, "label": label})
-        exact = Step("/callback", {**who, "label": label, "message_id": message_id})
-        steps = [exact, exact] if twice else [exact]
+        steps = [
+            Step("/callback", {**who, "label": label, "message_id": message_id}),
+            Step("/callback", {**who, "data": data, "message_id": message_id}),
+        ]
         action = Action(
-            label=f"tap [{label}]" + (" twice" if twice else ""),
-            steps=steps,
-            chat_id=state.chat_id,
-            kind="tap",
-            path=list(state.path),
+            label=f"tap [{label}] twice", steps=steps, chat_id=state.chat_id, kind="tap", path=list(state.path)
         )
-        outcome = self.act(action, recorded=[step, step] if twice else [step])
+        self.double_tap(action, label, recorded=[step, step])
+        if self._key_of(state.chat_id, message_id) != state.key or not self.room(self.settings.reserve):
+            return
+        again = Step("/callback", {**who, "label": label, "message_id": message_id})
+        once = Action(label=f"tap [{label}] again", steps=[again], chat_id=state.chat_id, kind="tap", path=state.path)
+        self.double_tap(once, label, recorded=[step])
+
+    def _key_of(self, chat_id: int, message_id: int) -> str:
+        for msg in self.sim.chat(chat_id).get("messages", []):
+            if msg.get("message_id") == message_id and not msg.get("deleted"):
+                return state_key(msg)
+        return ""
+
+    def double_tap(self, action: Action, label: str, recorded: list[Step] | None = None) -> None:
+        """Do a (double) tap and judge it: every query answered; an edit refused as not modified because it raced
+        the first tap's edit of the same message to the same text is the race, not a finding."""
+        outcome = self.act(action, judge_it=False, recorded=recorded)
         if outcome is None:
             return
+        self.judge(outcome, tolerated=lambda call: judge.raced_edit(call, outcome.calls))
         self.check_callbacks(outcome, label)
-        if not twice and self._key_of(state.chat_id, message_id) == state.key and self.room(self.settings.reserve):
-            self._tap(state, label, message_id, True)  # a button that keeps its message as it was: tapped again
 
     def check_callbacks(self, outcome: Outcome, label: str) -> None:
         """Each tap's callback query must be answered; a tap with no effect at all is a dead button."""
@@ -315,12 +340,6 @@ class Explorer:
             )
             self.report(kind, title, outcome, key=f"{kind}:{label}")
             break
-
-    def _key_of(self, chat_id: int, message_id: int) -> str:
-        for msg in self.sim.chat(chat_id).get("messages", []):
-            if msg.get("message_id") == message_id and not msg.get("deleted"):
-                return state_key(msg)
-        return ""
 
     def _groups(self) -> None:
         username = str(self.sim.state().get("bot", {}).get("username", ""))
@@ -374,7 +393,7 @@ class Explorer:
         for step in action.steps:
             body = dict(step.body)
             if body.get("message_id") == PREVIOUS:
-                body["message_id"] = int(answers[-1].get("message_id", 0)) if answers else 0
+                body["message_id"] = self._previous
             done = Step(step.path, body)
             try:
                 answer = self.sim.do(done)
@@ -382,7 +401,9 @@ class Explorer:
                 refused.append(f"{exc.path}: {exc.status} {exc.message}")
                 answer = {}
             answers.append(answer if isinstance(answer, dict) else {})
-            steps.append(done)
+            if int(answers[-1].get("message_id") or 0) > 0 and step.path != "/edit":
+                self._previous = int(answers[-1]["message_id"])
+            steps.append(step if step.body.get("message_id") == PREVIOUS else done)  # $previous kept: replayable
             if int(answers[-1].get("update_id") or 0) > 0 or "callback_query_id" in answers[-1]:
                 updates += 1
         self.coverage.actions += 1
@@ -519,34 +540,45 @@ class Explorer:
         board = view.get("reply_keyboard") or {}
         if not board or board.get("hidden"):
             return
-        labels = [
-            str(b.get("text", ""))
-            for row in board.get("keyboard") or []
-            for b in row
-            if isinstance(b, dict) and set(b) == {"text"}
-        ]
-        for label in labels:
+        buttons = [b for row in board.get("keyboard") or [] for b in row if isinstance(b, dict)]
+        for button in buttons:
+            label = str(button.get("text", ""))
+            # a text button sends its label; a Mini App button, what the Mini App passes to sendData
+            app = set(button) == {"text", "web_app"}
+            if not (app or set(button) == {"text"}):
+                continue
             if label in self._reply_keyboards or not self.room(self.settings.reserve):
                 continue
             self._reply_keyboards.add(label)
             self.coverage.reply_buttons.append(label)
-            press = Step("/reply-button", {"user_id": ALICE, "chat_id": outcome.action.chat_id, "label": label})
+            body: dict[str, Any] = {"user_id": ALICE, "chat_id": outcome.action.chat_id, "label": label}
+            if app:
+                body["data"] = WEB_APP_DATA
             self.act(
                 Action(
-                    label=f"press [{label}]",
-                    steps=[press],
+                    label=f"press [{label}]" + (" (Mini App data)" if app else ""),
+                    steps=[Step("/reply-button", body)],
                     chat_id=outcome.action.chat_id,
                     kind="press",
                     path=list(outcome.steps),
+                    controlled=(WEB_APP_DATA,) if app else (),
                 )
             )
 
     # --- judging ---------------------------------------------------------------------------------------------------
-    def judge(self, outcome: Outcome, *, expected: Callable[[BotCall], bool] | None = None) -> None:
-        """Findings from one act: a crash, refused calls, a command left unanswered.
+    def judge(
+        self,
+        outcome: Outcome,
+        *,
+        expected: Callable[[BotCall], bool] | None = None,
+        tolerated: Callable[[BotCall], bool] | None = None,
+    ) -> None:
+        """Findings from one act: a crash, refused calls, a command left unanswered, a slow reply.
 
         A traceback that is the library raising a refusal the act's calls show (``BadRequest: Message is too
-        long``) is that refusal's evidence, not a crash of its own.
+        long``) is that refusal's evidence, not a crash of its own. ``expected`` refusals (an injected fault's) are
+        no findings and no traceback is a crash then (the bot may log while it recovers); ``tolerated`` refusals
+        are no findings, and only a traceback raising one of them is no crash.
         """
         action = outcome.action
         trace = judge.traceback_in(outcome.output)
@@ -554,6 +586,9 @@ class Explorer:
         raised = False
         for call in outcome.calls:
             if call.ok or (expected is not None and expected(call)):
+                continue
+            if tolerated is not None and tolerated(call):
+                raised = raised or (bool(trace) and judge.raises(line, call))
                 continue
             kind = judge.refusal_kind(call, action.controlled, self.settings.flood_limits)
             title = f"{call.method} refused after {action.label}: {call.status} {call.description}"

@@ -1,7 +1,8 @@
 """A small bot on plain HTTP (the standard library only) with one planted bug, chosen by ``PLANT``, or none.
 
 Without ``PLANT`` it is the correct twin. It registers /start, /help, /menu, /about and /stats; /start greets the
-person by name (HTML, escaped) under an inline keyboard [Count] [Info] [Refresh]; /menu shows a reply keyboard.
+person by name (HTML, escaped) under an inline keyboard [Count] [Info] [Refresh]; /menu shows a reply keyboard
+with a Mini App button [Shop] (its data is JSON).
 It handles updates one by one, and survives a 429 (waits retry_after), a 5xx and a person who blocked it.
 
     TELEGRAM_API, BOT_TOKEN   where the Bot API is and the bot's token
@@ -34,7 +35,8 @@ MAIN = [
     [{"text": "Count", "callback_data": "count"}, {"text": "Info", "callback_data": "info"}],
     [{"text": "Refresh", "callback_data": "refresh"}],
 ]
-BACK = [[{"text": "Back", "callback_data": "back"}]]
+BACK = [[{"text": "Back", "callback_data": "back"}, {"text": "Docs", "url": "https://example.com/docs"}]]
+SHOP = {"text": "Shop", "web_app": {"url": "https://example.com/shop"}}
 COMMANDS = [("start", "Start"), ("help", "Help"), ("menu", "A menu"), ("about", "About"), ("stats", "Stats")]
 SLOW = 2.0
 """How long the planted slow_reply makes /stats wait before answering (over the explorer's 1 s threshold)."""
@@ -80,6 +82,10 @@ people: set[int] = set()
 
 def on_message(msg: dict[str, Any]) -> None:
     chat = msg["chat"]["id"]
+    if "web_app_data" in msg:
+        order = json.loads(msg["web_app_data"]["data"])
+        send(chat, f"Your order: {html.escape(str(order))}", parse_mode="HTML")
+        return
     text = msg["text"] if "crash" in PLANTS else msg.get("text")  # the bug: a photo has no text
     if text is None:
         return
@@ -96,7 +102,7 @@ def on_message(msg: dict[str, Any]) -> None:
         send(
             chat,
             "Pick a colour.",
-            reply_markup={"keyboard": [[{"text": "Red"}, {"text": "Blue"}]], "resize_keyboard": True},
+            reply_markup={"keyboard": [[{"text": "Red"}, {"text": "Blue"}], [SHOP]], "resize_keyboard": True},
         )
     elif command == "/about":
         if "too_long" in PLANTS:
