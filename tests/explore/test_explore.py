@@ -9,8 +9,11 @@ from typing import Any
 
 import pytest
 
-from tgfake.explore import explore, replay
+from tgfake.explore import Finding, explore, replay
+from tgfake.explore.sim import Step
+from tgfake.explore.trim import Trimming, trim_findings
 from tgfake.options import Options
+from tgfake.testing import ThreadedStand
 
 BOT = str(Path(__file__).parent / "bots" / "plain_bot.py")
 REPLY_TIME = 1.5
@@ -35,6 +38,7 @@ OWN_KINDS = (*PLAIN_KINDS, "slow_reply")
 
 def run(plant: str = "", mode: str = "polling", **kwargs: object) -> dict[str, object]:
     env = {"PLANT": plant, "MODE": mode}
+    kwargs.setdefault("trim", False)
     report = explore([sys.executable, BOT], env=env, reply_time=REPLY_TIME, quiet=QUIET, **kwargs)  # type: ignore[arg-type]
     answer = report.json()
     assert answer["mode"] == mode
@@ -184,7 +188,9 @@ def test_the_budget_bounds_the_actions() -> None:
 
 def run_library(bot: str, plant: str, phases: tuple[str, ...]) -> list[str]:
     path = str(Path(__file__).parent / "bots" / bot)
-    report = explore([sys.executable, path], env={"PLANT": plant}, reply_time=REPLY_TIME, quiet=QUIET, phases=phases)
+    report = explore(
+        [sys.executable, path], env={"PLANT": plant}, reply_time=REPLY_TIME, quiet=QUIET, phases=phases, trim=False
+    )
     return sorted(f.kind for f in report.findings)
 
 
@@ -221,6 +227,7 @@ def test_aiogram_bugs_are_found_and_its_twin_is_clean(plant: str, found: list[st
         env={"PLANT": plant},
         reply_time=REPLY_TIME,
         phases=phases,
+        trim=False,
     )
     assert sorted(f.kind for f in report.findings) == found
 
@@ -267,6 +274,7 @@ def test_flood_limits_on_a_burst_of_sends_is_flood() -> None:
         quiet=QUIET,
         phases=("commands",),
         options=Options(flood_control=True),
+        trim=False,
     ).json()
     assert kinds(report) == ["flood"]
     (call,) = report["findings"][0]["evidence"]["calls"]
@@ -298,3 +306,24 @@ def test_telebot_bugs_are_found_and_its_twin_is_clean(plant: str, phases: tuple[
     """pyTelegramBotAPI logs a handler's exception in one line ('Polling exception: ...') and pauses its loop: the
     line is the crash's evidence, and the next act waits for the loop to poll again."""
     assert run_library("telebot_bot.py", plant, phases) == found
+
+
+def test_trimming_keeps_the_shortest_steps_that_still_show_the_finding() -> None:
+    """A dead button found at the end of a longer path: the steps before it are dropped all at once (the tap alone
+    finds no button), then by halves: /menu and 'hello' go, /start (which shows [Info]) stays; three replays."""
+    steps = [
+        Step("/message", {"text": "/menu", "user_id": 4242}),
+        Step("/message", {"text": "hello", "user_id": 4242}),
+        Step("/message", {"text": "/start", "user_id": 4242}),
+        Step("/callback", {"user_id": 4242, "chat_id": 4242, "label": "Info"}),
+        Step("/callback", {"user_id": 4242, "chat_id": 4242, "label": "Info"}),
+    ]
+    finding = Finding(kind="dead_button", title="tapping [Info] did nothing", steps=steps)
+    stand = ThreadedStand(Options())
+    try:
+        how = Trimming([sys.executable, BOT], stand.start(), reply_time=REPLY_TIME, env={"PLANT": "dead_button"})
+        trim_findings([finding], how)
+    finally:
+        stand.stop()
+    assert [s.body.get("text") or s.body.get("label") for s in finding.steps] == ["/start", "Info", "Info"]
+    assert finding.json()["trimmed_from"] == 5

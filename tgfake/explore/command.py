@@ -16,6 +16,7 @@ from llmstub import cli as llm_cli
 from tgfake.explore.engine import PHASES, Explorer, check_slow_reply
 from tgfake.explore.findings import KINDS, Report
 from tgfake.explore.run import BotStartError, explore
+from tgfake.explore.trim import TRIM_REPLAYS
 from tgfake.explore.writers import write_html, write_tests
 from tgfake.options import DEFAULT_BOT_NAME, DEFAULT_BOT_USERNAME, Options
 
@@ -78,6 +79,15 @@ def build_parser() -> argparse.ArgumentParser:
         type=_phases,
         default=PHASES,
         help=f"only these phases, comma-separated (default all: {','.join(PHASES)})",
+    )
+    p.add_argument(
+        "--no-trim", action="store_true", help="keep each finding's steps as found (no replays of shorter runs)"
+    )
+    p.add_argument(
+        "--trim-replays",
+        type=_positive,
+        default=TRIM_REPLAYS,
+        help=f"at most this many replays to trim one finding's steps ({TRIM_REPLAYS})",
     )
     p.add_argument("--report", metavar="FILE", help="write the JSON report here")
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML page of the findings here")
@@ -167,6 +177,8 @@ def main(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = No
             model=model,
             progress=progress,
             phases=args.phases,
+            trim=not args.no_trim,
+            trim_replays=args.trim_replays,
         )
     except BotStartError as exc:
         progress.done()

@@ -9,8 +9,7 @@ from tgfake.explore import faults
 from tgfake.explore.actions import Action
 from tgfake.explore.engine import CAROL_ID, Explorer, Settings
 from tgfake.explore.findings import Finding
-from tgfake.explore.run import bot_on_stand
-from tgfake.explore.sim import Step
+from tgfake.explore.sim import Step, bot_on_stand
 from tgfake.options import Options
 
 FAULT_KINDS = frozenset({"retry_after_ignored", "fault_not_recovered", "blocked_not_handled"})
@@ -51,12 +50,7 @@ def replay(
 
 def _person_steps(ex: Explorer, steps: list[Step], kind: str) -> None:
     controlled = tuple(str(s.body[k]) for s in steps for k in PERSON_FIELDS if s.body.get(k))
-    groups: list[list[Step]] = []
-    for step in steps:
-        if groups and step.path == "/callback" and groups[-1] == [step]:
-            groups[-1].append(step)  # a quick second tap goes with the first (a third one is a tap again, later)
-        else:
-            groups.append([step])
+    groups = units(steps)
     for n, group in enumerate(groups):
         last = n == len(groups) - 1
         first = group[0]
@@ -98,6 +92,18 @@ def _exact_taps(ex: Explorer, taps: list[Step]) -> list[Step]:
                 len(taps) - 1
             )
     return taps
+
+
+def units(steps: Sequence[Step]) -> list[list[Step]]:
+    """The steps in the acts a replay does: one each, but a quick double tap's two equal taps are one act (a third
+    equal tap is a tap again, later)."""
+    out: list[list[Step]] = []
+    for step in steps:
+        if out and step.path == "/callback" and out[-1] == [step]:
+            out[-1].append(step)
+        else:
+            out.append([step])
+    return out
 
 
 def _label(step: Step) -> str:

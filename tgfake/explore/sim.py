@@ -7,14 +7,18 @@ which is what a finding hands back to reproduce it from a fresh session.
 
 from __future__ import annotations
 
+import contextlib
 import urllib.request
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tgfake.botrun import HTTP_SLACK, BotCall, SimLine
+from tgfake import botrun
+from tgfake.botrun import HTTP_SLACK, BotCall, RunningBot, SimLine
+from tgfake.options import Options
 from tgfake.testing import SimAPIError
 
-__all__ = ["BotCall", "Sim", "Step"]
+__all__ = ["BotCall", "Sim", "Step", "bot_on_stand"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,3 +62,18 @@ class Sim(SimLine):
 
     def advance_clock(self, seconds: float) -> None:
         self.post("/clock", {"advance": seconds})
+
+
+@contextlib.contextmanager
+def bot_on_stand(
+    command: Sequence[str] | str,
+    *,
+    url: str | None = None,
+    options: Options | None = None,
+    model: Any = None,
+    env: dict[str, str] | None = None,
+    cwd: str | None = None,
+) -> Iterator[tuple[Sim, RunningBot, bool]]:
+    """The bot on a session of its own, settled (:func:`tgfake.botrun.bot_on_stand`), with the explorer's line."""
+    with botrun.bot_on_stand(command, url=url, options=options, model=model, env=env, cwd=cwd, line=Sim) as got:
+        yield got
