@@ -286,6 +286,20 @@ def test_flood_limits_on_a_burst_of_sends_is_flood() -> None:
     assert report["findings"][0]["steps"] == [{"path": "/sim/message", "body": {"text": "/about", "user_id": 4242}}]
 
 
+def test_flood_limits_of_a_running_stand_are_read_from_it() -> None:
+    """With ``url``, the stand's own flood limits (``GET /sim/options``) decide: the same 429 is ``flood`` on a stand
+    started with them and does not happen on one without."""
+    for flood, found in ((True, ["flood"]), (False, [])):
+        stand = ThreadedStand(Options(flood_control=flood))
+        try:
+            report = explore(
+                [sys.executable, BOT], url=stand.start(), reply_time=REPLY_TIME, quiet=QUIET, phases=("commands",)
+            )
+        finally:
+            stand.stop()
+        assert [f.kind for f in report.findings] == found
+
+
 TELEBOT_KINDS = (*PLAIN_KINDS, "retry_after_ignored")
 
 

@@ -37,9 +37,8 @@ def replay(
         s if isinstance(s, Step) else Step(str(s["path"]).removeprefix("/sim"), dict(s.get("body") or {}))
         for s in steps
     ]
-    flood = bool(options and options.flood_control)
-    settings = Settings(reply_time=reply_time, slow_reply=slow_reply, flood_limits=flood)
     with bot_on_stand(command, url=url, options=options, env=env, cwd=cwd) as (sim, bot, webhook):
+        settings = Settings(reply_time=reply_time, slow_reply=slow_reply, flood_limits=sim.flood_limits())
         ex = Explorer(sim, bot, settings, webhook=webhook)
         if kind in FAULT_KINDS:
             _fault_check(done)(ex)

@@ -58,14 +58,14 @@ def explore(
     """Explore the bot that ``command`` starts and report what it does wrong.
 
     ``url`` (else ``TGFAKE_URL``, else a stand started here with ``options`` and ``model``) is a stand's origin; the
-    exploration opens a session of its own on it and ends it after. Raises :class:`BotStartError` when the bot
+    exploration opens a session of its own on it and ends it after; whether the stand has flood limits (a 429
+    nobody injected is a ``flood`` finding) is read from it. Raises :class:`BotStartError` when the bot
     cannot be started. ``phases`` picks some of :data:`PHASES` (in their order). A reply ``slow_reply`` seconds or
     more after the bot took the update is a ``slow_reply`` finding (ValueError unless it is below ``reply_time``).
     With ``trim``, each finding's steps are then trimmed: shorter step lists replayed on fresh sessions (at most
     ``trim_replays`` per finding, ``trim_time`` seconds in all), the shortest still showing it kept.
     """
     argv = shlex.split(command) if isinstance(command, str) else list(command)
-    flood = bool(options and options.flood_control)
     check_slow_reply(slow_reply, reply_time)
     with stand_at(url, options, model) as origin:
         with bot_on_stand(command, url=origin, env=env, cwd=cwd) as (sim, bot, webhook):
@@ -75,7 +75,7 @@ def explore(
                 seed=seed,
                 reply_time=reply_time,
                 slow_reply=slow_reply,
-                flood_limits=flood,
+                flood_limits=sim.flood_limits(),
                 phases=tuple(phases),
                 quiet=quiet,
             )

@@ -60,6 +60,16 @@ class Sim(SimLine):
         answer: dict[str, Any] = self.get("/state")
         return answer
 
+    def flood_limits(self) -> bool:
+        """Whether the stand runs with Telegram's flood limits (``GET /sim/options``; a stand without the route:
+        no)."""
+        try:
+            return bool(self.get("/options").get("flood_control"))
+        except SimAPIError as exc:
+            if exc.status == 404:
+                return False
+            raise
+
     def advance_clock(self, seconds: float) -> None:
         self.post("/clock", {"advance": seconds})
 
