@@ -31,7 +31,7 @@ from tgfake.explore.actions import (
 )
 from tgfake.explore.findings import Coverage, Finding, Report
 from tgfake.explore.sim import BotCall, Sim, Step
-from tgfake.testing import SimAPIError
+from tgfake.harness import SimAPIError
 
 DIGITS = re.compile(r"\d+")
 """Numbers in a message's text do not make a new state (a counter shown after each tap is one state)."""

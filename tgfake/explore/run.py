@@ -15,8 +15,8 @@ from tgfake.explore.faults import run_faults
 from tgfake.explore.findings import Report
 from tgfake.explore.sim import bot_on_stand
 from tgfake.explore.trim import TRIM_REPLAYS, TRIM_TIME, Trimming, trim_findings
+from tgfake.harness import ThreadedStand
 from tgfake.options import Options
-from tgfake.testing import ThreadedStand
 
 __all__ = ["STARTUP_TIMEOUT", "BotStartError", "RunningBot", "bot_on_stand", "explore"]
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tgfake import botrun
-from tgfake.botrun import HTTP_SLACK, BotCall, RunningBot, SimLine
+from tgfake.botrun import BotCall, RunningBot, SimLine
+from tgfake.harness import HTTP_SLACK, SimAPIError
 from tgfake.options import Options
-from tgfake.testing import SimAPIError
 
 __all__ = ["BotCall", "Sim", "Step", "bot_on_stand"]
 
