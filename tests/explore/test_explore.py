@@ -122,8 +122,10 @@ def test_a_planted_fault_bug_is_found(kind: str, mode: str) -> None:
 @pytest.mark.parametrize("mode", ["polling", "webhook"])
 def test_a_slow_command_is_slow_reply_not_no_reply(mode: str) -> None:
     """/stats answers 2 s after the bot took it: later than the reply time (1.5 s), within its grace, so it is slow,
-    measured on the stand's clock from the update taken to the reply; the twin's replies take milliseconds."""
-    report = run("slow_reply", mode, phases=("commands",))
+    measured on the stand's clock from the update taken to the reply; the twin's replies take milliseconds. /stats is
+    slow again while Carol blocks the bot (the faults phase): the same finding, reported once."""
+    report = run("slow_reply", mode, phases=("commands", "faults"))
+    assert "/stats while Carol blocks the bot" in report["actions"]  # type: ignore[operator]
     assert kinds(report) == ["slow_reply"]
     finding = report["findings"][0]  # type: ignore[index]
     assert finding["title"].startswith("/stats answered after ")

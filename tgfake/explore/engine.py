@@ -485,6 +485,8 @@ class Explorer:
         """From the bot taking the update (its getUpdates answered, or the webhook POST going out) to its first
         message or edit to the chat, both on the stand's clock: the bot's start-up and the explorer's own pace
         never count."""
+        if not any(judge.is_reply(c, chat_id) for c in calls):
+            return None
         if self.webhook:
             taken = judge.delivery_started(self.sim.webhook().get("deliveries", []), update_id)
             after = 0
@@ -619,11 +621,12 @@ class Explorer:
             )
         latency = outcome.latency
         if latency is not None and latency >= self.settings.slow_reply and outcome.alive:
+            said = [str(s.body.get("text")) for s in action.steps if s.path == "/message" and s.body.get("text")]
             self.report(
                 "slow_reply",
                 f"{action.label} answered after {latency:.1f} s",
                 outcome,
-                key=f"slow_reply:{action.label}",
+                key=f"slow_reply:{said[-1] if said else action.label}",  # a command slow again later: the same
             )
 
     def report(
