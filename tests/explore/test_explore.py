@@ -12,6 +12,7 @@ import pytest
 from tgfake.explore import Finding, explore, replay
 from tgfake.explore.sim import Step
 from tgfake.explore.trim import Trimming, trim_findings
+from tgfake.explore.writers import pytest_source
 from tgfake.options import Options
 from tgfake.testing import ThreadedStand
 
@@ -286,6 +287,25 @@ def test_flood_limits_on_a_burst_of_sends_is_flood() -> None:
         "Too Many Requests: retry after 1",
     )
     assert report["findings"][0]["steps"] == [{"path": "/sim/message", "body": {"text": "/about", "user_id": 4242}}]
+
+
+def test_a_flood_findings_test_replays_with_flood_limits() -> None:
+    """The --tests file's test of a flood finding starts its stand with the limits, so it fails while the bot
+    sends two messages in a row (run here in this process)."""
+    found = explore(
+        [sys.executable, BOT],
+        reply_time=REPLY_TIME,
+        quiet=QUIET,
+        phases=("commands",),
+        options=Options(flood_control=True),
+    )
+    namespace: dict[str, Any] = {}
+    exec(compile(pytest_source(found), "test_found.py", "exec"), namespace)
+    (name,) = [n for n in namespace if n.startswith("test_01_flood")]
+    with pytest.raises(
+        AssertionError, match=r"^sendMessage refused after /about: 429 Too Many Requests: retry after 1$"
+    ):
+        namespace[name]()
 
 
 def test_flood_limits_of_a_running_stand_are_read_from_it() -> None:
