@@ -20,11 +20,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
+from tgfake.harness import HTTP_SLACK, BotProcess, SimAPIError, ThreadedStand, bot_environment
 from tgfake.options import Options
-from tgfake.testing import BotProcess, SimAPIError, ThreadedStand, bot_environment
-
-HTTP_SLACK = 5.0
-"""How much longer than a server-held wait the HTTP request itself may take."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -139,6 +139,7 @@ class Delivery:
             "update_id": self.update_id,
             "attempt": self.attempt,
             "at": self.at,
+            "started": self.started,
             "url": self.url,
             "status": self.status,
             "ok": self.ok,

@@ -57,3 +57,17 @@ async def test_refused_sends_do_not_count(make_wire: WireFactory, clock: ManualC
 def test_the_flag() -> None:
     assert build_parser().parse_args(["--flood-control"]).flood_control is True
     assert build_parser().parse_args([]).flood_control is False
+
+
+async def test_the_stand_tells_whether_its_flood_limits_are_on(make_wire: WireFactory) -> None:
+    """``GET /sim/options`` (under a session too): what a tool on a running stand needs to judge a 429."""
+    async with make_wire() as wire:
+        assert await wire.sim("GET", "/sim/options") == (
+            200,
+            {"flood_control": False, "strict": False, "poll_max": 2.0, "url_files": "default"},
+        )
+    async with make_wire(flood_control=True, strict=True) as wire:
+        status, session = await wire.sim("POST", "/sim/sessions")
+        assert status == 200
+        status, seen = await wire.sim("GET", f"/s/{session['id']}/sim/options")
+        assert (status, seen["flood_control"], seen["strict"]) == (200, True, True)

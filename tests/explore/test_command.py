@@ -47,7 +47,8 @@ def test_findings_exit_1_and_their_tests_fail_until_the_bug_is_fixed(tmp_path: P
     done = tgfake(*args, "--html", str(tmp_path / "out.html"), "--", "python", BOT, plant="too_long")
     assert done.returncode == 1, done.stderr
     assert "1 findings: too_long 1" in done.stdout
-    assert [f["kind"] for f in json.loads(report.read_text())["findings"]] == ["too_long"]
+    found = json.loads(report.read_text())["findings"]
+    assert [(f["kind"], f["trimmed_from"], len(f["steps"])) for f in found] == [("too_long", 1, 1)]  # one act: kept
     assert "<details" in (tmp_path / "out.html").read_text()
 
     def pytest(plant: str) -> subprocess.CompletedProcess[str]:
@@ -85,6 +86,10 @@ def test_usage_errors_exit_2() -> None:
         2,
         'tgfake explore: argument --phases: invalid phases "dance": choose from '
         "commands,texts,names,contents,buttons,groups,faults\n",
+    )
+    assert usage("--reply-time", "0.5", "--", "python", BOT) == (
+        2,
+        "tgfake explore: the slow-reply threshold (1 s) must be above 0 and below the reply time (0.5 s)\n",
     )
     assert usage("--llm-seed", "3", "--", "python", BOT) == (
         2,

@@ -54,10 +54,11 @@ async def test_a_500_is_retried_and_reported_as_the_last_error(wire: Wire, recei
     await wire.say("x")
     view = await wait_webhook(wire, delivered=1)
     assert receiver.texts() == ["x", "x"]
-    assert view["deliveries"][0] | {"at": 0} == {
+    assert view["deliveries"][0] | {"at": 0, "started": 0} == {
         "update_id": 1,
         "attempt": 1,
         "at": 0,
+        "started": 0,
         "url": receiver.url,
         "status": 500,
         "ok": False,

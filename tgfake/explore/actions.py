@@ -34,6 +34,12 @@ HOSTILE_TEXTS: tuple[str, ...] = (
 )
 """Texts that break careless code: empty-looking, markup characters, emoji and RTL, the longest a person can send."""
 
+WEB_APP_DATA = '{"explore": "<b>&"}'
+"""What a Mini App opened from a reply keyboard button passes to ``Telegram.WebApp.sendData`` (JSON, as most do)."""
+
+OGG_VOICE = base64.b64encode(b"OggS" + bytes(60)).decode()
+"""A voice note's bytes (the stand keeps them as given: the bot may download them with getFile)."""
+
 PNG_1X1 = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 )
@@ -113,6 +119,8 @@ def content_actions() -> list[Action]:
             "a document",
             Step("/file", {**alice, "document": {"name": "notes.txt", "data": base64.b64encode(b"notes\n").decode()}}),
         ),
+        ("a sticker", Step("/file", {**alice, "sticker": {"name": "hi.webp", "data": png}, "emoji": "\U0001f44d"})),
+        ("a voice note", Step("/file", {**alice, "voice": {"name": "note.ogg", "data": OGG_VOICE}, "duration": 2})),
         ("a location", Step("/share", {**alice, "location": {"latitude": 48.8584, "longitude": 2.2945}})),
         ("a contact", Step("/share", {**alice, "contact": {"phone_number": "+15550100", "first_name": "Bob"}})),
         ("a poll", Step("/share", {**alice, "poll": {"question": "Tea?", "options": ["Yes", "No"]}})),
@@ -131,6 +139,22 @@ def content_actions() -> list[Action]:
         )
     )
     return out
+
+
+def answered_edit() -> tuple[Action, Action]:
+    """A text the bot answers, then the person's edit of it (``edited_message``), done once the answer came."""
+    said = text_step(PLAIN_TEXT)
+    edit = Step("/edit", {"user_id": ALICE, "message_id": PREVIOUS, "text": "hello, edited"})
+    return (
+        Action(label="'hello' before an edit", steps=[said], kind="content", controlled=(PLAIN_TEXT,)),
+        Action(
+            label="an edit of a message the bot answered",
+            steps=[edit],
+            kind="content",
+            controlled=("hello, edited",),
+            path=[said],
+        ),
+    )
 
 
 def commands_from(params: dict[str, Any]) -> list[str]:

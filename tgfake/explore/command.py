@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from llmstub import cli as llm_cli
-from tgfake.explore.engine import PHASES, Explorer
+from tgfake.explore.engine import PHASES, Explorer, check_slow_reply
 from tgfake.explore.findings import KINDS, Report
 from tgfake.explore.run import BotStartError, explore
+from tgfake.explore.trim import TRIM_REPLAYS
 from tgfake.explore.writers import write_html, write_tests
 from tgfake.options import DEFAULT_BOT_NAME, DEFAULT_BOT_USERNAME, Options
 
@@ -68,10 +69,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="the same seed gives the same actions and findings (1)")
     p.add_argument("--reply-time", type=_seconds, default=3.0, help="seconds a command may take to answer (3)")
     p.add_argument(
+        "--slow-reply",
+        type=_seconds,
+        default=1.0,
+        help="a reply this many seconds after the bot took the update is slow (1; below --reply-time)",
+    )
+    p.add_argument(
         "--phases",
         type=_phases,
         default=PHASES,
         help=f"only these phases, comma-separated (default all: {','.join(PHASES)})",
+    )
+    p.add_argument(
+        "--no-trim", action="store_true", help="keep each finding's steps as found (no replays of shorter runs)"
+    )
+    p.add_argument(
+        "--trim-replays",
+        type=_positive,
+        default=TRIM_REPLAYS,
+        help=f"at most this many replays to trim one finding's steps ({TRIM_REPLAYS})",
     )
     p.add_argument("--report", metavar="FILE", help="write the JSON report here")
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML page of the findings here")
@@ -142,7 +158,8 @@ def main(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = No
             for flag in llm_cli.given_flags(args):
                 raise ExploreUsageError(f"{flag} configures the scripted model, which only --llm serves")
         model = llm_cli.model_from_args(args) if args.llm else None
-    except (ExploreUsageError, llm_cli.ConfigError) as exc:
+        check_slow_reply(args.slow_reply, args.reply_time)
+    except (ExploreUsageError, llm_cli.ConfigError, ValueError) as exc:
         err.write(f"tgfake explore: {exc}\n")
         return EXIT_ERROR
     options = Options(bot_username=args.bot_username, bot_name=args.bot_name, flood_control=args.flood_control)
@@ -155,10 +172,13 @@ def main(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = No
             time_limit=args.time,
             seed=args.seed,
             reply_time=args.reply_time,
+            slow_reply=args.slow_reply,
             options=options,
             model=model,
             progress=progress,
             phases=args.phases,
+            trim=not args.no_trim,
+            trim_replays=args.trim_replays,
         )
     except BotStartError as exc:
         progress.done()

@@ -19,7 +19,9 @@ from tgfake.explore import judge
 from tgfake.explore.actions import (
     ALICE,
     PREVIOUS,
+    WEB_APP_DATA,
     Action,
+    answered_edit,
     command_actions,
     commands_from,
     content_actions,
@@ -29,7 +31,7 @@ from tgfake.explore.actions import (
 )
 from tgfake.explore.findings import Coverage, Finding, Report
 from tgfake.explore.sim import BotCall, Sim, Step
-from tgfake.testing import SimAPIError
+from tgfake.harness import SimAPIError
 
 DIGITS = re.compile(r"\d+")
 """Numbers in a message's text do not make a new state (a counter shown after each tap is one state)."""
@@ -49,6 +51,10 @@ CAROL: dict[str, Any] = {"user_id": CAROL_ID, "first_name": "Carol", "username":
 
 FOLLOW_UP_GRACE = 5.0
 """Extra time a bot gets to answer again after an injected fault (it may back off first)."""
+
+REPLY_GRACE = 3.0
+"""A command's reply is waited for up to this many reply times: one that comes late is ``slow_reply``, only one
+that never comes is ``no_reply``."""
 
 
 PHASES = ("commands", "texts", "names", "contents", "buttons", "groups", "faults")
@@ -81,6 +87,19 @@ class Settings:
     """Actions kept for the group and fault phases while walking buttons."""
     phases: tuple[str, ...] = PHASES
     """Which phases run (in their fixed order): a test that needs only some keeps them short."""
+    slow_reply: float = 1.0
+    """A reply that came this many seconds after the bot took the update (or later) is a ``slow_reply`` finding."""
+
+    def __post_init__(self) -> None:
+        check_slow_reply(self.slow_reply, self.reply_time)
+
+
+def check_slow_reply(slow_reply: float, reply_time: float) -> None:
+    """The slow-reply threshold sits below the reply time (ValueError otherwise, in words)."""
+    if not 0 < slow_reply < reply_time:
+        raise ValueError(
+            f"the slow-reply threshold ({slow_reply:g} s) must be above 0 and below the reply time ({reply_time:g} s)"
+        )
 
 
 @dataclass(slots=True)
@@ -114,6 +133,9 @@ class Outcome:
     output: str
     alive: bool
     refused_steps: list[str] = field(default_factory=list)
+    latency: float | None = None
+    """Seconds from the bot taking the act's update to its first message or edit to the act's chat, on the stand's
+    clock (None: no single update, or no reply)."""
 
 
 class Explorer:
@@ -141,6 +163,8 @@ class Explorer:
         self._queue: deque[State] = deque()
         self._started = time.monotonic()
         self._reply_keyboards: set[str] = set()
+        self._previous = 0
+        """The message id the last step that sent a message answered: what a later step's ``$previous`` means."""
         self.stopped = ""
         self.log: list[str] = []
 
@@ -186,6 +210,7 @@ class Explorer:
         report.mode = "webhook" if self.webhook else "polling"
         report.actions = list(self.log)
         report.reply_time = self.settings.reply_time
+        report.slow_reply = self.settings.slow_reply
         return report
 
     def _commands(self) -> None:
@@ -219,10 +244,15 @@ class Explorer:
             if not self.room():
                 return
             self.act(action)
+        said, edit = answered_edit()
+        if not self.room(1):
+            return
+        first = self.act(said)
+        if first is not None and any(judge.is_reply(c, ALICE) for c in first.calls) and self.room():
+            self.act(edit)  # the person edits a message the bot has answered: an edited_message update
 
     def _buttons(self) -> None:
-        """Breadth-first over the distinct states: tap every button of each, the first one twice quickly."""
-        doubled = False
+        """Breadth-first over the distinct states: tap every callback button of each twice quickly."""
         while self._queue and self.room(self.settings.reserve):
             state = self._queue.popleft()
             for button in state.buttons:
@@ -235,10 +265,8 @@ class Explorer:
                 message_id = self._reach(state)
                 if message_id is None:
                     continue
-                twice = not doubled
-                doubled = True
                 self.coverage.buttons.append(f"[{label}] on {judge_clip(state.text)}")
-                self._tap(state, label, message_id, twice)
+                self._tap(state, label, str(data), message_id)
 
     def _reach(self, state: State) -> int | None:
         """A live message showing ``state``: the newest one, or one made again by replaying the state's path."""
@@ -260,24 +288,42 @@ class Explorer:
                 return int(msg["message_id"])
         return None
 
-    def _tap(self, state: State, label: str, message_id: int, twice: bool) -> None:
+    def _tap(self, state: State, label: str, data: str, message_id: int) -> None:
+        """Two taps in a row, as a quick double tap sends them: the second carries the same button's data to the
+        same message before the bot has handled the first (a label looked up again could race the bot's edit).
+
+        A button that left its message showing the state it was tapped on (a refresh, a counter) is tapped once
+        more after the bot handled the pair: what it does to a message that is already as it wants it."""
         who = {"user_id": state.chat_id if state.chat_id > 0 else ALICE, "chat_id": state.chat_id}
         step = Step("/callback", {**who, "label": label})
-        exact = Step("/callback", {**who, "label": label, "message_id": message_id})
-        steps = [exact, exact] if twice else [exact]
+        steps = [
+            Step("/callback", {**who, "label": label, "message_id": message_id}),
+            Step("/callback", {**who, "data": data, "message_id": message_id}),
+        ]
         action = Action(
-            label=f"tap [{label}]" + (" twice" if twice else ""),
-            steps=steps,
-            chat_id=state.chat_id,
-            kind="tap",
-            path=list(state.path),
+            label=f"tap [{label}] twice", steps=steps, chat_id=state.chat_id, kind="tap", path=list(state.path)
         )
-        outcome = self.act(action, recorded=[step, step] if twice else [step])
+        self.double_tap(action, label, recorded=[step, step])
+        if self._key_of(state.chat_id, message_id) != state.key or not self.room(self.settings.reserve):
+            return
+        again = Step("/callback", {**who, "label": label, "message_id": message_id})
+        once = Action(label=f"tap [{label}] again", steps=[again], chat_id=state.chat_id, kind="tap", path=state.path)
+        self.double_tap(once, label, recorded=[step])
+
+    def _key_of(self, chat_id: int, message_id: int) -> str:
+        for msg in self.sim.chat(chat_id).get("messages", []):
+            if msg.get("message_id") == message_id and not msg.get("deleted"):
+                return state_key(msg)
+        return ""
+
+    def double_tap(self, action: Action, label: str, recorded: list[Step] | None = None) -> None:
+        """Do a (double) tap and judge it: every query answered; an edit refused as not modified because it raced
+        the first tap's edit of the same message to the same text is the race, not a finding."""
+        outcome = self.act(action, judge_it=False, recorded=recorded)
         if outcome is None:
             return
+        self.judge(outcome, tolerated=lambda call: judge.raced_edit(call, outcome.calls))
         self.check_callbacks(outcome, label)
-        if not twice and self._key_of(state.chat_id, message_id) == state.key and self.room(self.settings.reserve):
-            self._tap(state, label, message_id, True)  # a button that keeps its message as it was: tapped again
 
     def check_callbacks(self, outcome: Outcome, label: str) -> None:
         """Each tap's callback query must be answered; a tap with no effect at all is a dead button."""
@@ -294,12 +340,6 @@ class Explorer:
             )
             self.report(kind, title, outcome, key=f"{kind}:{label}")
             break
-
-    def _key_of(self, chat_id: int, message_id: int) -> str:
-        for msg in self.sim.chat(chat_id).get("messages", []):
-            if msg.get("message_id") == message_id and not msg.get("deleted"):
-                return state_key(msg)
-        return ""
 
     def _groups(self) -> None:
         username = str(self.sim.state().get("bot", {}).get("username", ""))
@@ -353,7 +393,7 @@ class Explorer:
         for step in action.steps:
             body = dict(step.body)
             if body.get("message_id") == PREVIOUS:
-                body["message_id"] = int(answers[-1].get("message_id", 0)) if answers else 0
+                body["message_id"] = self._previous
             done = Step(step.path, body)
             try:
                 answer = self.sim.do(done)
@@ -361,7 +401,9 @@ class Explorer:
                 refused.append(f"{exc.path}: {exc.status} {exc.message}")
                 answer = {}
             answers.append(answer if isinstance(answer, dict) else {})
-            steps.append(done)
+            if int(answers[-1].get("message_id") or 0) > 0 and step.path != "/edit":
+                self._previous = int(answers[-1]["message_id"])
+            steps.append(step if step.body.get("message_id") == PREVIOUS else done)  # $previous kept: replayable
             if int(answers[-1].get("update_id") or 0) > 0 or "callback_query_id" in answers[-1]:
                 updates += 1
         self.coverage.actions += 1
@@ -372,7 +414,8 @@ class Explorer:
         if want is None and action.expect_reply:
             chat = action.chat_id
             want = lambda calls: any(judge.is_reply(c, chat) for c in calls)  # noqa: E731
-        calls = self._settle(since, updates, delivered, want, wait or self.settings.reply_time)
+        limit = wait or self.settings.reply_time * (REPLY_GRACE if action.expect_reply else 1.0)
+        calls, polls = self._settle(since, updates, delivered, want, limit)
         if updates and not self.webhook and self.bot.alive() and not self.sim.wait_polling(0):
             # a polling loop that paused (it backs off after an error): the next act waits until it polls again
             self._sliced(time.monotonic() + FOLLOW_UP_GRACE, self.sim.wait_polling)
@@ -385,6 +428,9 @@ class Explorer:
             alive=self.bot.alive(),
             refused_steps=refused,
         )
+        ids = [int(a.get("update_id") or 0) for a in answers if int(a.get("update_id") or 0) > 0]
+        if len(ids) == 1:
+            outcome.latency = self._latency(ids[0], action.chat_id, polls, calls)
         self._learn(outcome)
         if judge_it:
             self.judge(outcome)
@@ -405,8 +451,10 @@ class Explorer:
         delivered: int,
         want: Callable[[list[BotCall]], bool] | None,
         limit: float,
-    ) -> list[BotCall]:
-        """Hold until the bot took the updates, went idle and stayed silent for ``quiet`` (or ``want`` held)."""
+    ) -> tuple[list[BotCall], list[BotCall]]:
+        """Hold until the bot took the updates, went idle and stayed silent for ``quiet`` (or ``want`` held).
+
+        Answers the bot's calls (getUpdates left out) and, apart, its getUpdates calls (what it took, and when)."""
         deadline = time.monotonic() + limit
         if updates:
             if self.webhook:
@@ -416,6 +464,7 @@ class Explorer:
                 self._sliced(deadline, self.sim.wait_polling)
         seen = since
         calls: list[BotCall] = []
+        polls: list[BotCall] = []
         while True:
             satisfied = want is None or want(calls)
             remaining = deadline - time.monotonic()
@@ -429,7 +478,27 @@ class Explorer:
                 continue
             seen = max(c.seq for c in new)
             calls += [c for c in new if c.method.lower() != "getupdates"]
-        return calls
+            polls += [c for c in new if c.method.lower() == "getupdates"]
+        return calls, polls
+
+    def _latency(self, update_id: int, chat_id: int, polls: list[BotCall], calls: list[BotCall]) -> float | None:
+        """From the bot taking the update (its getUpdates answered, or the webhook POST going out) to its first
+        message or edit to the chat, both on the stand's clock: the bot's start-up and the explorer's own pace
+        never count."""
+        if not any(judge.is_reply(c, chat_id) for c in calls):
+            return None
+        if self.webhook:
+            taken = judge.delivery_started(self.sim.webhook().get("deliveries", []), update_id)
+            after = 0
+        else:
+            poll = judge.taking_poll(polls, update_id)
+            taken, after = (poll.at, poll.seq) if poll is not None else (None, 0)
+        if taken is None:
+            return None
+        for call in calls:
+            if call.seq > after and call.at >= taken and judge.is_reply(call, chat_id):
+                return call.at - taken
+        return None
 
     def _sliced(self, deadline: float, wait: Callable[[float], bool]) -> bool:
         while True:
@@ -473,34 +542,45 @@ class Explorer:
         board = view.get("reply_keyboard") or {}
         if not board or board.get("hidden"):
             return
-        labels = [
-            str(b.get("text", ""))
-            for row in board.get("keyboard") or []
-            for b in row
-            if isinstance(b, dict) and set(b) == {"text"}
-        ]
-        for label in labels:
+        buttons = [b for row in board.get("keyboard") or [] for b in row if isinstance(b, dict)]
+        for button in buttons:
+            label = str(button.get("text", ""))
+            # a text button sends its label; a Mini App button, what the Mini App passes to sendData
+            app = set(button) == {"text", "web_app"}
+            if not (app or set(button) == {"text"}):
+                continue
             if label in self._reply_keyboards or not self.room(self.settings.reserve):
                 continue
             self._reply_keyboards.add(label)
             self.coverage.reply_buttons.append(label)
-            press = Step("/reply-button", {"user_id": ALICE, "chat_id": outcome.action.chat_id, "label": label})
+            body: dict[str, Any] = {"user_id": ALICE, "chat_id": outcome.action.chat_id, "label": label}
+            if app:
+                body["data"] = WEB_APP_DATA
             self.act(
                 Action(
-                    label=f"press [{label}]",
-                    steps=[press],
+                    label=f"press [{label}]" + (" (Mini App data)" if app else ""),
+                    steps=[Step("/reply-button", body)],
                     chat_id=outcome.action.chat_id,
                     kind="press",
                     path=list(outcome.steps),
+                    controlled=(WEB_APP_DATA,) if app else (),
                 )
             )
 
     # --- judging ---------------------------------------------------------------------------------------------------
-    def judge(self, outcome: Outcome, *, expected: Callable[[BotCall], bool] | None = None) -> None:
-        """Findings from one act: a crash, refused calls, a command left unanswered.
+    def judge(
+        self,
+        outcome: Outcome,
+        *,
+        expected: Callable[[BotCall], bool] | None = None,
+        tolerated: Callable[[BotCall], bool] | None = None,
+    ) -> None:
+        """Findings from one act: a crash, refused calls, a command left unanswered, a slow reply.
 
         A traceback that is the library raising a refusal the act's calls show (``BadRequest: Message is too
-        long``) is that refusal's evidence, not a crash of its own.
+        long``) is that refusal's evidence, not a crash of its own. ``expected`` refusals (an injected fault's) are
+        no findings and no traceback is a crash then (the bot may log while it recovers); ``tolerated`` refusals
+        are no findings, and only a traceback raising one of them is no crash.
         """
         action = outcome.action
         trace = judge.traceback_in(outcome.output)
@@ -508,6 +588,9 @@ class Explorer:
         raised = False
         for call in outcome.calls:
             if call.ok or (expected is not None and expected(call)):
+                continue
+            if tolerated is not None and tolerated(call):
+                raised = raised or (bool(trace) and judge.raises(line, call))
                 continue
             kind = judge.refusal_kind(call, action.controlled, self.settings.flood_limits)
             title = f"{call.method} refused after {action.label}: {call.status} {call.description}"
@@ -532,9 +615,18 @@ class Explorer:
         if action.expect_reply and outcome.alive and not any(judge.is_reply(c, action.chat_id) for c in outcome.calls):
             self.report(
                 "no_reply",
-                f"{action.label} got no message within {self.settings.reply_time:g} s",
+                f"{action.label} got no message within {self.settings.reply_time * REPLY_GRACE:g} s",
                 outcome,
                 key=f"no_reply:{action.label}",
+            )
+        latency = outcome.latency
+        if latency is not None and latency >= self.settings.slow_reply and outcome.alive:
+            said = [str(s.body.get("text")) for s in action.steps if s.path == "/message" and s.body.get("text")]
+            self.report(
+                "slow_reply",
+                f"{action.label} answered after {latency:.1f} s",
+                outcome,
+                key=f"slow_reply:{said[-1] if said else action.label}",  # a command slow again later: the same
             )
 
     def report(

@@ -40,13 +40,15 @@ class Finding:
     chat_id: int = 0
     key: str = ""
     """What makes two findings the same bug (reported once)."""
+    trimmed_from: int = 0
+    """How many steps there were before trimming (0: not trimmed)."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown finding kind {self.kind!r}")
 
     def json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "kind": self.kind,
             "title": self.title,
             "steps": [s.json() for s in self.steps],
@@ -57,6 +59,9 @@ class Finding:
             "chat_id": self.chat_id,
             "transcript": self.transcript,
         }
+        if self.trimmed_from:
+            out["trimmed_from"] = self.trimmed_from
+        return out
 
 
 @dataclass(slots=True)
@@ -98,6 +103,7 @@ class Report:
     stopped: str = ""
     """Why exploring ended early (budget, time), empty when every planned action ran."""
     reply_time: float = 3.0
+    slow_reply: float = 1.0
     actions: list[str] = field(default_factory=list)
     """Every act in the order done (the same seed gives the same list)."""
 
@@ -107,6 +113,7 @@ class Report:
             "seed": self.seed,
             "budget": self.budget,
             "reply_time": self.reply_time,
+            "slow_reply": self.slow_reply,
             "mode": self.mode,
             "stopped": self.stopped,
             "findings": [f.json() for f in self.findings],

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from tgfake import errors
 from tgfake.explore.sim import BotCall
@@ -31,6 +32,39 @@ def is_reply(call: BotCall, chat_id: int | None = None) -> bool:
 
 def answers_callback(call: BotCall, query_id: str) -> bool:
     return call.method.lower() == "answercallbackquery" and call.params.get("callback_query_id") == query_id
+
+
+def raced_edit(call: BotCall, calls: Sequence[BotCall]) -> bool:
+    """An edit refused as not modified right after an edit of the same message to the same text went through: in a
+    quick double tap, the second tap's edit racing the first's (the bot could not have known), not a bug."""
+    if call.ok or not call.method.lower().startswith("edit") or not call.description.startswith(NOT_MODIFIED):
+        return False
+    target = ("chat_id", "message_id", "inline_message_id")
+    return any(
+        earlier.ok
+        and earlier.seq < call.seq
+        and earlier.method == call.method
+        and all(earlier.params.get(k) == call.params.get(k) for k in target)
+        and text_of(earlier) == text_of(call)
+        for earlier in calls
+    )
+
+
+def taking_poll(polls: Iterable[BotCall], update_id: int) -> BotCall | None:
+    """The getUpdates call whose answer handed the bot this update (its ``at``: when the stand answered it)."""
+    for call in polls:
+        result = call.response.get("result") if call.ok else None
+        if isinstance(result, list) and any(isinstance(u, dict) and u.get("update_id") == update_id for u in result):
+            return call
+    return None
+
+
+def delivery_started(deliveries: Iterable[dict[str, Any]], update_id: int) -> float | None:
+    """When the webhook POST the bot confirmed for this update went out, on the stand's clock (None: not yet)."""
+    for delivery in deliveries:
+        if delivery.get("update_id") == update_id and delivery.get("ok") and "started" in delivery:
+            return float(delivery["started"])
+    return None
 
 
 def text_of(call: BotCall) -> str:

@@ -9,8 +9,7 @@ from tgfake.explore import faults
 from tgfake.explore.actions import Action
 from tgfake.explore.engine import CAROL_ID, Explorer, Settings
 from tgfake.explore.findings import Finding
-from tgfake.explore.run import bot_on_stand
-from tgfake.explore.sim import Step
+from tgfake.explore.sim import Step, bot_on_stand
 from tgfake.options import Options
 
 FAULT_KINDS = frozenset({"retry_after_ignored", "fault_not_recovered", "blocked_not_handled"})
@@ -24,6 +23,7 @@ def replay(
     *,
     url: str | None = None,
     reply_time: float = 3.0,
+    slow_reply: float = 1.0,
     options: Options | None = None,
     env: dict[str, str] | None = None,
     cwd: str | None = None,
@@ -37,8 +37,8 @@ def replay(
         s if isinstance(s, Step) else Step(str(s["path"]).removeprefix("/sim"), dict(s.get("body") or {}))
         for s in steps
     ]
-    settings = Settings(reply_time=reply_time, flood_limits=bool(options and options.flood_control))
     with bot_on_stand(command, url=url, options=options, env=env, cwd=cwd) as (sim, bot, webhook):
+        settings = Settings(reply_time=reply_time, slow_reply=slow_reply, flood_limits=sim.flood_limits())
         ex = Explorer(sim, bot, settings, webhook=webhook)
         if kind in FAULT_KINDS:
             _fault_check(done)(ex)
@@ -49,12 +49,7 @@ def replay(
 
 def _person_steps(ex: Explorer, steps: list[Step], kind: str) -> None:
     controlled = tuple(str(s.body[k]) for s in steps for k in PERSON_FIELDS if s.body.get(k))
-    groups: list[list[Step]] = []
-    for step in steps:
-        if groups and step.path == "/callback" and groups[-1][-1] == step:
-            groups[-1].append(step)  # a quick second tap goes with the first
-        else:
-            groups.append([step])
+    groups = units(steps)
     for n, group in enumerate(groups):
         last = n == len(groups) - 1
         first = group[0]
@@ -65,14 +60,49 @@ def _person_steps(ex: Explorer, steps: list[Step], kind: str) -> None:
             chat_id=chat,
             kind="tap" if first.path == "/callback" else "replay",
             controlled=controlled,
-            expect_reply=last and kind == "no_reply",
+            expect_reply=last and kind in ("no_reply", "slow_reply"),
         )
+        if first.path == "/callback":
+            action.steps = _exact_taps(ex, group)
+            ex.double_tap(action, str(first.body.get("label", "")))
+            continue
         outcome = ex.act(action, judge_it=False)
         if outcome is None:
             return
         ex.judge(outcome)
-        if first.path == "/callback":
-            ex.check_callbacks(outcome, str(first.body.get("label", "")))
+
+
+def _exact_taps(ex: Explorer, taps: list[Step]) -> list[Step]:
+    """Taps by label made exact, as exploring did them: the newest message showing the button, the second of a
+    quick pair sending the same button's data to it (looking the label up again could race the bot's edit)."""
+    label = str(taps[0].body.get("label", ""))
+    chat = int(taps[0].body.get("chat_id") or taps[0].body.get("user_id") or 4242)
+    if "label" not in taps[0].body or "message_id" in taps[0].body:
+        return taps
+    for msg in reversed(ex.sim.chat(chat).get("messages", [])):
+        if msg.get("deleted") or msg.get("from") != "bot":
+            continue
+        buttons = [b for row in msg.get("keyboard") or [] for b in row if str(b.get("text", "")) == label]
+        if buttons and buttons[0].get("callback_data") is not None:
+            at = {"message_id": int(msg["message_id"])}
+            data = {k: v for k, v in taps[0].body.items() if k != "label"}
+            first = Step("/callback", {**taps[0].body, **at})
+            return [first] + [Step("/callback", {**data, "data": str(buttons[0]["callback_data"]), **at})] * (
+                len(taps) - 1
+            )
+    return taps
+
+
+def units(steps: Sequence[Step]) -> list[list[Step]]:
+    """The steps in the acts a replay does: one each, but a quick double tap's two equal taps are one act (a third
+    equal tap is a tap again, later)."""
+    out: list[list[Step]] = []
+    for step in steps:
+        if out and step.path == "/callback" and out[-1] == [step]:
+            out[-1].append(step)
+        else:
+            out.append([step])
+    return out
 
 
 def _label(step: Step) -> str:

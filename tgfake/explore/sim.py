@@ -7,14 +7,18 @@ which is what a finding hands back to reproduce it from a fresh session.
 
 from __future__ import annotations
 
+import contextlib
 import urllib.request
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tgfake.botrun import HTTP_SLACK, BotCall, SimLine
-from tgfake.testing import SimAPIError
+from tgfake import botrun
+from tgfake.botrun import BotCall, RunningBot, SimLine
+from tgfake.harness import HTTP_SLACK, SimAPIError
+from tgfake.options import Options
 
-__all__ = ["BotCall", "Sim", "Step"]
+__all__ = ["BotCall", "Sim", "Step", "bot_on_stand"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,5 +60,30 @@ class Sim(SimLine):
         answer: dict[str, Any] = self.get("/state")
         return answer
 
+    def flood_limits(self) -> bool:
+        """Whether the stand runs with Telegram's flood limits (``GET /sim/options``; a stand without the route:
+        no)."""
+        try:
+            return bool(self.get("/options").get("flood_control"))
+        except SimAPIError as exc:
+            if exc.status == 404:
+                return False
+            raise
+
     def advance_clock(self, seconds: float) -> None:
         self.post("/clock", {"advance": seconds})
+
+
+@contextlib.contextmanager
+def bot_on_stand(
+    command: Sequence[str] | str,
+    *,
+    url: str | None = None,
+    options: Options | None = None,
+    model: Any = None,
+    env: dict[str, str] | None = None,
+    cwd: str | None = None,
+) -> Iterator[tuple[Sim, RunningBot, bool]]:
+    """The bot on a session of its own, settled (:func:`tgfake.botrun.bot_on_stand`), with the explorer's line."""
+    with botrun.bot_on_stand(command, url=url, options=options, model=model, env=env, cwd=cwd, line=Sim) as got:
+        yield got

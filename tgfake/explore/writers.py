@@ -25,7 +25,8 @@ def pytest_source(report: Report, cwd: str | None = None) -> str:
     head = f'''"""Tests written by `tgfake explore` (seed {report.seed}): one per finding.
 
 Each starts the bot on a fresh session of a stand, replays the steps that showed the finding and asserts the bug is
-gone: it fails while the bot has it and passes once it is fixed. BOT_CMD overrides the bot's command.
+gone: it fails while the bot has it and passes once it is fixed. BOT_CMD overrides the bot's command. A flood
+finding's test starts its stand with Telegram's flood limits (on TGFAKE_URL, that stand's own setting counts).
 """
 
 from __future__ import annotations
@@ -34,21 +35,25 @@ import os
 import shlex
 
 from tgfake.explore import replay
+from tgfake.options import Options
 
 BOT = shlex.split(os.environ["BOT_CMD"]) if os.environ.get("BOT_CMD") else {report.command!r}
 CWD = {cwd or os.getcwd()!r}
 REPLY_TIME = {report.reply_time!r}
+SLOW_REPLY = {report.slow_reply!r}
+FLOOD_LIMITS = Options(flood_control=True)
 '''
     parts = [head]
     for n, finding in enumerate(report.findings, 1):
         steps = pprint.pformat([s.json() for s in finding.steps], width=110, sort_dicts=False)
         steps = "\n".join("    " + line if i else line for i, line in enumerate(steps.splitlines()))
+        flood = ", options=FLOOD_LIMITS" if finding.kind == "flood" else ""
         parts.append(f'''
 
 def {_name(n, finding)}() -> None:
     """{finding.kind}: {_doc(finding.title)}"""
     steps = {steps}
-    still = replay(BOT, steps, {finding.kind!r}, reply_time=REPLY_TIME, cwd=CWD)
+    still = replay(BOT, steps, {finding.kind!r}, reply_time=REPLY_TIME, slow_reply=SLOW_REPLY, cwd=CWD{flood})
     assert not still, still[0].title
 ''')
     return "".join(parts)

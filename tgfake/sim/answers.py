@@ -132,6 +132,15 @@ class StandState(Answer):
     pending_updates: int
 
 
+class StandOptions(Answer):
+    """The settings of the stand a session is on that change what a bot's calls get (``tgfake`` flags)."""
+
+    flood_control: bool
+    strict: bool
+    poll_max: float
+    url_files: str
+
+
 class Faults(Answer):
     faults: list[JSONObject]
     ok: Literal[True]

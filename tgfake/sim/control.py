@@ -28,6 +28,22 @@ async def clear_faults(request: web.Request) -> web.Response:
     return sim_json({"ok": True})
 
 
+@routes.get("/sim/options")
+@documented(answers.StandOptions)
+async def options(request: web.Request) -> web.Response:
+    """What the stand runs with that a bot's calls feel: flood limits (a 429 nobody injected), strict mode, the
+    longest held getUpdates, where files by URL come from. A tool on a running stand reads them here."""
+    opts = stand_of(request).options
+    return sim_json(
+        {
+            "flood_control": opts.flood_control,
+            "strict": opts.strict,
+            "poll_max": opts.poll_max,
+            "url_files": opts.url_files,
+        }
+    )
+
+
 @routes.post("/sim/reset")
 @documented(answers.Ok)
 async def reset(request: web.Request) -> web.Response:

@@ -13,8 +13,8 @@ threaded stand, a bot as a subprocess).
 
 from __future__ import annotations
 
+from tgfake.harness import BotProcess, ThreadedStand, bot_environment
 from tgfake.testing.clients import AsyncModelClient, AsyncStandClient, ModelClient, StandClient
-from tgfake.testing.processes import BotProcess, ThreadedStand, bot_environment
 from tgfake.testing.values import (
     DEFAULT_BOT_TOKEN,
     DEFAULT_GROUP_ID,

@@ -9,6 +9,7 @@ from tgfake.testing.business import BusinessMethods
 from tgfake.testing.channels import ChannelMethods
 from tgfake.testing.core import Core
 from tgfake.testing.drivers import AsyncBase, AsyncDriver, SyncBase, SyncDriver
+from tgfake.testing.exploring import ExploreMethods
 from tgfake.testing.person import PersonMethods
 from tgfake.testing.reading import ModelMethods, ReadingMethods
 from tgfake.testing.values import DEFAULT_TIMEOUT
@@ -44,7 +45,16 @@ class _Addresses:
         return f"{self.url}/v1"
 
 
-class StandClient(SyncBase, _Addresses, PersonMethods, WorldMethods, ChannelMethods, ReadingMethods, BusinessMethods):
+class StandClient(
+    SyncBase,
+    _Addresses,
+    PersonMethods,
+    WorldMethods,
+    ChannelMethods,
+    ReadingMethods,
+    BusinessMethods,
+    ExploreMethods,
+):
     """A test's handle on a stand, over HTTP: act as people, wait for the bot, read what it did.
 
     ``url`` is the stand's origin (``http://127.0.0.1:18790``). Replies are matched in order: each
@@ -53,7 +63,7 @@ class StandClient(SyncBase, _Addresses, PersonMethods, WorldMethods, ChannelMeth
 
     def __init__(self, url: str, *, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.url = url.rstrip("/")
-        self._core = Core(timeout)
+        self._core = Core(timeout, self.url)
         self._driver = SyncDriver(self.url)
         self.model = ModelClient(self._core, self._driver)
 
@@ -61,6 +71,7 @@ class StandClient(SyncBase, _Addresses, PersonMethods, WorldMethods, ChannelMeth
         """Talk to another stand from now on (a test that switched to a stand of its own)."""
         self.url = url.rstrip("/")
         self._driver.base = self.url
+        self._core.url = self.url
         self._core.forget()
 
     @property
@@ -73,7 +84,14 @@ class StandClient(SyncBase, _Addresses, PersonMethods, WorldMethods, ChannelMeth
 
 
 class AsyncStandClient(
-    AsyncBase, _Addresses, PersonMethods, WorldMethods, ChannelMethods, ReadingMethods, BusinessMethods
+    AsyncBase,
+    _Addresses,
+    PersonMethods,
+    WorldMethods,
+    ChannelMethods,
+    ReadingMethods,
+    BusinessMethods,
+    ExploreMethods,
 ):
     """:class:`StandClient` for async tests; the same methods, awaited. Close it (or use ``async with``)."""
 
@@ -81,7 +99,7 @@ class AsyncStandClient(
         self, url: str, *, timeout: float = DEFAULT_TIMEOUT, session: aiohttp.ClientSession | None = None
     ) -> None:
         self.url = url.rstrip("/")
-        self._core = Core(timeout)
+        self._core = Core(timeout, self.url)
         self._driver = AsyncDriver(self.url, session)
         self.model = AsyncModelClient(self._core, self._driver)
 

@@ -60,9 +60,11 @@ class Resp:
 
 @dataclass(frozen=True, slots=True)
 class Local:
-    """A call of the test's own code (a ``wait_until`` check): the sync driver calls it, the async one awaits it."""
+    """A call of the test's own code (a ``wait_until`` check): the sync driver calls it, the async one awaits it.
+    A ``blocking`` one (an exploration) the async driver runs in a thread, so its event loop goes on."""
 
     fn: Callable[[], Any]
+    blocking: bool = False
 
 
 Op = Generator[Req | Local, Any, T]
@@ -93,8 +95,10 @@ class Core:
     ``wait_for_reply`` consumed, so successive replies are matched in order.
     """
 
-    def __init__(self, timeout: float) -> None:
+    def __init__(self, timeout: float, url: str = "") -> None:
         self.timeout = timeout
+        self.url = url
+        """The stand's URL the client talks to (its origin, or a session's)."""
         self.last_chat: int | None = None
         self.last_tap: tuple[int, str, int] | None = None  # chat, callback query id, message id
         self.last_inline = ""  # the newest inline query this client typed

@@ -9,6 +9,7 @@ The types follow (``ParamSpec``): ``StandClient.send(...)`` is ``Sent``, ``Async
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import json
@@ -92,7 +93,7 @@ class AsyncDriver:
             step = next(op)
             while True:
                 if isinstance(step, Local):
-                    got = step.fn()
+                    got = await asyncio.to_thread(step.fn) if step.blocking else step.fn()
                     step = op.send(await got if inspect.isawaitable(got) else got)
                 else:
                     step = op.send(await self.fetch(step))

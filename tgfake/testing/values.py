@@ -7,11 +7,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tgfake.harness import DEFAULT_BOT_TOKEN as DEFAULT_BOT_TOKEN
+from tgfake.harness import DEFAULT_READY_TIMEOUT as DEFAULT_READY_TIMEOUT
+from tgfake.harness import SimAPIError as SimAPIError
 from tgfake.text import to_html
 from tgfake.world.people import user_id_for
-
-DEFAULT_BOT_TOKEN = "123456:tgfake"
-"""The token handed to a bot under test when the stand accepts any token."""
 
 DEFAULT_GROUP_ID = -100000004242
 """The group the stand puts alice in when she writes with ``chat_type`` group (``-100000000000 - 4242``)."""
@@ -28,22 +28,8 @@ POLL_GRACE = 1.0
 SETTLE = 2.0
 """How long a reply with the wrong text must stay unchanged (the bot making no call) before a wait fails."""
 
-DEFAULT_READY_TIMEOUT = 60.0
-"""How long a bot under test has to make its first Bot API call: generous, since an import can take 10 s on a busy
-machine and a green run never waits it out."""
-
 SERVICE = "service"
 """The kind of a service message (``* bob joined``, pins, removals): not a message a person reads as a reply."""
-
-
-class SimAPIError(Exception):
-    """The sim API refused a request: ``status`` and the ``error`` text it answered."""
-
-    def __init__(self, status: int, message: str, path: str) -> None:
-        super().__init__(f"{path}: HTTP {status}: {message}")
-        self.status = status
-        self.message = message
-        self.path = path
 
 
 # ----------------------------------------------------------------------------------------------------------

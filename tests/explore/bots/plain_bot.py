@@ -1,14 +1,16 @@
 """A small bot on plain HTTP (the standard library only) with one planted bug, chosen by ``PLANT``, or none.
 
 Without ``PLANT`` it is the correct twin. It registers /start, /help, /menu, /about and /stats; /start greets the
-person by name (HTML, escaped) under an inline keyboard [Count] [Info] [Refresh]; /menu shows a reply keyboard.
+person by name (HTML, escaped) under an inline keyboard [Count] [Info] [Refresh]; /menu shows a reply keyboard
+with a Mini App button [Shop] (its data is JSON).
 It handles updates one by one, and survives a 429 (waits retry_after), a 5xx and a person who blocked it.
 
     TELEGRAM_API, BOT_TOKEN   where the Bot API is and the bot's token
     MODE                      webhook: take updates by a webhook on a loopback port instead of polling
     PLANT                     the bugs, comma-separated: crash, no_reply, unanswered_callback, dead_button,
                               markup_injection, not_modified, too_long, api_refused, retry_after_ignored,
-                              fault_not_recovered, blocked_not_handled; broadcast: /stats also tells everyone,
+                              fault_not_recovered, blocked_not_handled, slow_reply (/stats answers after 2 s);
+                              broadcast: /stats also tells everyone,
                               and goes on sending to a person who blocked the bot; announce: /stats tells everyone
                               and forgets who blocked the bot (a correct broadcast)
 """
@@ -33,8 +35,11 @@ MAIN = [
     [{"text": "Count", "callback_data": "count"}, {"text": "Info", "callback_data": "info"}],
     [{"text": "Refresh", "callback_data": "refresh"}],
 ]
-BACK = [[{"text": "Back", "callback_data": "back"}]]
+BACK = [[{"text": "Back", "callback_data": "back"}, {"text": "Docs", "url": "https://example.com/docs"}]]
+SHOP = {"text": "Shop", "web_app": {"url": "https://example.com/shop"}}
 COMMANDS = [("start", "Start"), ("help", "Help"), ("menu", "A menu"), ("about", "About"), ("stats", "Stats")]
+SLOW = 2.0
+"""How long the planted slow_reply makes /stats wait before answering (over the explorer's 1 s threshold)."""
 ABOUT = "About this bot. " + "Lorem ipsum dolor sit amet. " * 200  # over 4096 characters
 
 
@@ -77,6 +82,10 @@ people: set[int] = set()
 
 def on_message(msg: dict[str, Any]) -> None:
     chat = msg["chat"]["id"]
+    if "web_app_data" in msg:
+        order = json.loads(msg["web_app_data"]["data"])
+        send(chat, f"Your order: {html.escape(str(order))}", parse_mode="HTML")
+        return
     text = msg["text"] if "crash" in PLANTS else msg.get("text")  # the bug: a photo has no text
     if text is None:
         return
@@ -93,7 +102,7 @@ def on_message(msg: dict[str, Any]) -> None:
         send(
             chat,
             "Pick a colour.",
-            reply_markup={"keyboard": [[{"text": "Red"}, {"text": "Blue"}]], "resize_keyboard": True},
+            reply_markup={"keyboard": [[{"text": "Red"}, {"text": "Blue"}], [SHOP]], "resize_keyboard": True},
         )
     elif command == "/about":
         if "too_long" in PLANTS:
@@ -102,6 +111,8 @@ def on_message(msg: dict[str, Any]) -> None:
             for at in range(0, len(ABOUT), 4096):
                 send(chat, ABOUT[at : at + 4096])
     elif command == "/stats":
+        if "slow_reply" in PLANTS:
+            time.sleep(SLOW)  # the bug: a slow lookup before the answer
         if "api_refused" in PLANTS:
             call("sendPhoto", chat_id=chat, photo="no-such-file-id")
         else:

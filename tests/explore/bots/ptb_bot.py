@@ -4,7 +4,8 @@
 
     TELEGRAM_API, BOT_TOKEN   where the Bot API is and the bot's token
     PLANT                     crash, no_reply, unanswered_callback, dead_button, markup_injection, not_modified,
-                              too_long, api_refused, retry_after_ignored, fault_not_recovered, blocked_not_handled
+                              too_long, api_refused, retry_after_ignored, fault_not_recovered, blocked_not_handled,
+                              slow_reply (/photo answers after 2 s)
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ async def long(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def photo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message = update.effective_message
     assert message is not None
+    if "slow_reply" in PLANTS:
+        await asyncio.sleep(2.0)  # the bug: a slow lookup before the answer
     if "api_refused" in PLANTS:
         try:
             await message.reply_photo("not-a-file-id")

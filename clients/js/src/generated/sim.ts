@@ -1057,6 +1057,15 @@ export interface SimErrorAnswer {
   error: string;
 }
 
+/** The settings of the stand a session is on that change what a bot's calls get (``tgfake`` flags). */
+export interface StandOptions {
+  flood_control: boolean;
+  strict: boolean;
+  poll_max: number;
+  url_files: string;
+  [key: string]: unknown;
+}
+
 export interface StandState {
   allowed_updates: string[] | null;
   bot: BotUser;
@@ -1260,6 +1269,10 @@ export interface SimPaths {
   "/sim/fault": {
     post: { query: Record<string, never>; body: FaultIn; answer: Faults };
     delete: { query: Record<string, never>; body: undefined; answer: Ok };
+  };
+  "/sim/options": {
+    /** What the stand runs with that a bot's calls feel: flood limits (a 429 nobody injected), strict mode, the longest held getUpdates, where files by URL come from. A tool on a running stand reads them here. */
+    get: { query: Record<string, never>; body: undefined; answer: StandOptions };
   };
   "/sim/reset": {
     /** One reset for this session (the root routes: the default one): the Telegram side and its hooked model. */

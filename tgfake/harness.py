@@ -1,4 +1,6 @@
-"""A stand served from a thread, and a bot under test as a subprocess."""
+"""A stand served from a thread, a bot under test as a subprocess, and the sim API's refusal: what the testing
+client (``tgfake.testing`` re-exports them) and the tools that start a bot (``tgfake.botrun``: explore, load)
+share. It imports nothing of either, so the testing client may offer the tools (``StandClient.explore``)."""
 
 from __future__ import annotations
 
@@ -12,12 +14,33 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from tgfake.testing.clients import StandClient
-from tgfake.testing.values import DEFAULT_BOT_TOKEN, DEFAULT_READY_TIMEOUT
+DEFAULT_BOT_TOKEN = "123456:tgfake"
+"""The token handed to a bot under test when the stand accepts any token."""
+
+DEFAULT_READY_TIMEOUT = 60.0
+"""How long a bot under test has to make its first Bot API call: generous, since an import can take 10 s on a busy
+machine and a green run never waits it out."""
+
+HTTP_SLACK = 5.0
+"""How much longer than a server-held wait the HTTP request itself may take."""
+
+
+class SimAPIError(Exception):
+    """The sim API refused a request: ``status`` and the ``error`` text it answered."""
+
+    def __init__(self, status: int, message: str, path: str) -> None:
+        super().__init__(f"{path}: HTTP {status}: {message}")
+        self.status = status
+        self.message = message
+        self.path = path
+
 
 MAX_HELD_WAIT = 60.0
 """The longest wait ``GET /sim/wait`` holds; a longer readiness wait is a series of them."""
@@ -220,14 +243,13 @@ class BotProcess:
 
         def on_stand() -> None:  # server-held waits of at most a minute each, until the deadline
             try:
-                stand = StandClient(url)
                 deadline = time.monotonic() + timeout
                 while not called and not self._exited.is_set():
                     remaining = deadline - time.monotonic()
                     if remaining <= 0:
                         break
                     wait = min(remaining, MAX_HELD_WAIT)
-                    if stand.wait_call(None, 1, timeout=wait, since=since, strict=False, token=token):
+                    if _token_called(url, since, wait, token):
                         called.append(True)
             except BaseException as exc:  # reported by the waiting thread
                 failed.append(exc)
@@ -276,3 +298,17 @@ class BotProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _token_called(url: str, since: int, timeout: float, token: str) -> bool:
+    """``GET /sim/wait?token=``: held by the stand until a call made with ``token`` comes after ``since``; False
+    at the deadline (408)."""
+    query = urllib.parse.urlencode({"token": token, "since": since, "count": 1, "timeout": f"{timeout:.3f}"})
+    try:
+        with urllib.request.urlopen(f"{url.rstrip('/')}/sim/wait?{query}", timeout=timeout + HTTP_SLACK):
+            return True
+    except urllib.error.HTTPError as exc:
+        with exc:
+            if exc.code == 408:
+                return False
+            raise SimAPIError(exc.code, exc.read().decode(errors="replace"), "/sim/wait") from None
