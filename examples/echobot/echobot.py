@@ -1,8 +1,10 @@
 """Echo bot: the smallest useful bot under test, on python-telegram-bot v22, configured only by environment.
 
-It echoes text as a reply, shows an inline keyboard on /start (Ping answers the tap and edits the message,
-Help edits it to a help text), answers in groups only when mentioned, and survives Telegram's flood
-control (429 with retry_after) on sendMessage by waiting and sending again.
+It echoes text as a reply (cut to Telegram's 4096 characters), shows an inline keyboard on /start (Ping answers
+the tap and edits the message, Help edits it to a help text, once: the same text again would be "message is not
+modified"), answers /help, answers in groups only when mentioned, survives Telegram's flood control (429 with
+retry_after) on sendMessage by waiting and sending again, and logs a person who blocked it in one line.
+``tgfake explore -- python echobot.py`` finds nothing in it.
 
     TELEGRAM_API  origin of the Bot API (a tgfake stand, e.g. http://127.0.0.1:18790); default Telegram
     BOT_TOKEN     the bot's token (any token for a stand that accepts any)
@@ -19,7 +21,7 @@ from typing import TypeVar
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
-from telegram.error import RetryAfter
+from telegram.error import Forbidden, RetryAfter
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -38,6 +40,8 @@ KEYBOARD = InlineKeyboardMarkup(
     [[InlineKeyboardButton("Ping", callback_data="ping"), InlineKeyboardButton("Help", callback_data="help")]]
 )
 MAX_FLOOD_RETRIES = 3
+MAX_TEXT = 4096  # Telegram's limit on a message's text, in characters
+ECHO = "You said: "
 
 
 async def with_flood_retry(call: Callable[[], Awaitable[T]]) -> T:
@@ -59,6 +63,12 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await with_flood_retry(lambda: msg.reply_text(GREETING, reply_markup=KEYBOARD, do_quote=False))
 
 
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    msg = update.effective_message
+    if msg is not None:
+        await with_flood_retry(lambda: msg.reply_text(HELP, do_quote=False))
+
+
 async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     msg = update.effective_message
     if msg is None or msg.text is None:
@@ -71,7 +81,8 @@ async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         text = text[len(mention) :].strip()
         if not text:
             return
-    reply: Message = await with_flood_retry(lambda: msg.reply_text(f"You said: {text}", do_quote=True))
+    said = (ECHO + text)[:MAX_TEXT]
+    reply: Message = await with_flood_retry(lambda: msg.reply_text(said, do_quote=True))
     log.info("echoed message %s as %s", msg.message_id, reply.message_id)
 
 
@@ -84,16 +95,28 @@ async def tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await with_flood_retry(lambda: query.edit_message_text("Pong."))
     elif query.data == "help":
         await query.answer()
-        await with_flood_retry(lambda: query.edit_message_text(HELP, reply_markup=KEYBOARD))
+        shown = query.message
+        if not isinstance(shown, Message) or shown.text != HELP:  # already the help text: nothing to change
+            await with_flood_retry(lambda: query.edit_message_text(HELP, reply_markup=KEYBOARD))
     else:
         await query.answer("Unknown button")
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A person who blocked the bot is no error of the bot's: one line in the log; anything else is raised again."""
+    if isinstance(context.error, Forbidden):
+        log.warning("not delivered: %s", context.error.message)
+        return
+    log.error("update %s failed", update, exc_info=context.error)
 
 
 def build(token: str, api: str) -> Application:  # type: ignore[type-arg]
     app = Application.builder().token(token).base_url(f"{api}/bot").base_file_url(f"{api}/file/bot").build()
     app.add_handler(CommandHandler("start", start))
+    app.add_handler(CommandHandler("help", help_command))
     app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, echo))
     app.add_handler(CallbackQueryHandler(tap))
+    app.add_error_handler(on_error)
     return app
 
 
