@@ -32,7 +32,7 @@ import openai
 from openai import AsyncOpenAI
 from telegram import Bot, Message, Update
 from telegram.constants import ChatAction, ChatType
-from telegram.error import BadRequest, RetryAfter, TelegramError
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.ext import Application, CommandHandler, ContextTypes, MessageHandler, filters
 
 log = logging.getLogger("dialogbot")
@@ -58,6 +58,7 @@ SYSTEM_PROMPT = (
     "For questions about the weather, call the get_weather tool."
 )
 GREETING = "Hi! I am a bot on a language model. Ask me anything, for example about the weather."
+HELP = "Write to me and a language model answers. /new begins a new conversation."
 APOLOGY = "Sorry, I cannot answer right now: the model is unavailable. Please try again in a minute."
 TOOLS: list[dict[str, Any]] = [
     {
@@ -223,6 +224,11 @@ class Dialogs:
         self.history.pop(msg.chat_id, None)  # /start begins a new conversation
         await with_flood_retry(lambda: msg.reply_text(GREETING, do_quote=False))
 
+    async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        msg = update.effective_message
+        if msg is not None:
+            await with_flood_retry(lambda: msg.reply_text(HELP, do_quote=False))
+
     async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         msg = update.effective_message
         if msg is None or msg.text is None:
@@ -252,8 +258,18 @@ class Dialogs:
 def build(token: str, api: str, dialogs: Dialogs) -> Application:  # type: ignore[type-arg]
     app = Application.builder().token(token).base_url(f"{api}/bot").base_file_url(f"{api}/file/bot").build()
     app.add_handler(CommandHandler(["start", "new"], dialogs.on_start))
+    app.add_handler(CommandHandler("help", dialogs.on_help))
     app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, dialogs.on_text))
+    app.add_error_handler(on_error)
     return app
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A person who blocked the bot is no error of the bot's: one line in the log; anything else with its traceback."""
+    if isinstance(context.error, Forbidden):
+        log.warning("not delivered: %s", context.error.message)
+        return
+    log.error("update %s failed", update, exc_info=context.error)
 
 
 def main() -> None:
