@@ -56,20 +56,22 @@ async def test_a_paced_answer_arrives_piece_by_piece_on_its_deadlines(make_llm: 
 
 async def test_deadlines_absorb_slow_writes_without_drift() -> None:
     loop = asyncio.get_running_loop()
-    delay, cost = 0.02, 0.01
+    delay, cost = 0.05, 0.025
     written: list[float] = []
 
     async def slow_write(data: bytes) -> None:
         written.append(loop.time())
-        await asyncio.sleep(cost)  # a transport that takes 10 ms per write
+        await asyncio.sleep(cost)  # a transport that takes 25 ms per write
 
     pieces = [b"p"] * 10
     await send_paced(slow_write, b"head", pieces, b"tail", delay)
     start = written[0] + cost  # the pace starts once the head is written
     lateness = [at - (start + i * delay) for i, at in enumerate(written[1:], start=1)]
-    # Sleeping `delay` after each write would put the last piece 10 x 10 ms = 100 ms late.
-    assert statistics.median(lateness) < 0.01, lateness
-    assert lateness[-1] < 0.04, lateness
+    # Sleeping `delay` after each write would make each piece 25 ms later than the one before (the last 250 ms late).
+    # What a busy event loop adds (a wake-up 10-20 ms late under load) does not accumulate: the drift over nine
+    # pieces stays under one write's cost.
+    assert statistics.median(lateness) < 0.04, lateness
+    assert lateness[-1] - lateness[0] < cost, lateness
 
 
 async def test_no_pause_sends_everything_in_one_write() -> None:
