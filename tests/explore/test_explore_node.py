@@ -11,37 +11,24 @@ from typing import Any
 
 import pytest
 
-from tests.explore.test_explore import QUIET, REPLY_TIME
+from tests.explore.planted import ALL_PHASES, PLANTED, TWIN_REPLY_TIME, explore_bot, kinds
 from tests.node_support import ROOT, require_node
-from tgfake.explore import explore
-from tgfake.explore.findings import KINDS
 
 BOT = Path(__file__).parent / "bots" / "grammy_bot.mjs"
 LIBRARIES = ROOT / "tests" / "libraries" / "node"
 """The npm workspace whose dependencies hold grammY (the bot resolves it from the root's node_modules)."""
-PLANTED = tuple(kind for kind in KINDS if kind not in ("flood", "slow_reply"))
-"""Every kind planted in one run: flood needs the stand's limits, slow_reply a longer reply time."""
-ALL_PHASES = ("commands", "texts", "names", "contents", "buttons", "groups", "faults")
 
 
 def run(plant: str, mode: str, **kwargs: Any) -> dict[str, Any]:
     require_node(LIBRARIES, "the grammY explore bot")
     node = shutil.which("node")
     assert node is not None
-    kwargs = {"reply_time": REPLY_TIME, "quiet": QUIET, **kwargs}
-    report = explore([node, str(BOT)], env={"PLANT": plant, "MODE": mode}, **kwargs)
-    answer: dict[str, Any] = report.json()
-    assert answer["mode"] == mode
-    return answer
-
-
-def kinds(report: dict[str, Any]) -> list[str]:
-    return sorted(str(f["kind"]) for f in report["findings"])
+    return explore_bot([node, str(BOT)], plant, mode, **kwargs)
 
 
 @pytest.mark.parametrize("mode", ["polling", "webhook"])
 def test_the_grammy_twin_comes_out_clean(mode: str) -> None:
-    report = run("", mode, phases=ALL_PHASES)
+    report = run("", mode, phases=ALL_PHASES, reply_time=TWIN_REPLY_TIME)
     assert report["findings"] == [], [f["title"] for f in report["findings"]]
     coverage = report["coverage"]
     assert coverage["commands_tried"] == ["/start", "/help", "/menu", "/about", "/stats"]
