@@ -10,6 +10,10 @@ from tgfake import errors
 from tgfake.explore.sim import BotCall
 
 TRACEBACK = "Traceback (most recent call last)"
+TRACEBACK_LINES = 60
+"""A traceback kept as evidence is at most this long; a longer one keeps its first lines and its last (the exception's
+own line is what tells two tracebacks apart and names the refusal a library raised)."""
+TRACEBACK_HEAD = 10
 LOGGED_EXCEPTION = re.compile(r"^.*(?:Infinity polling|Threaded polling|Polling) exception: (.+?)\"?$", re.MULTILINE)
 """pyTelegramBotAPI's polling loop logs a handler's exception in one line (its traceback only at debug level)."""
 NODE_UNCAUGHT = re.compile(r"^(?:Uncaught |Unhandled )?\w*Error(?:: .*)?\n\s+at ", re.MULTILINE)
@@ -98,7 +102,9 @@ def traceback_in(output: str) -> str:
             kept.append(line)
             if line and not line.startswith((" ", "\t")):
                 break  # the exception's own line ends the traceback
-        return "\n".join(kept[:60])
+        if len(kept) > TRACEBACK_LINES:  # a deep stack: its head, then its innermost frames and the exception's line
+            kept = [*kept[:TRACEBACK_HEAD], "  ...", *kept[TRACEBACK_HEAD - TRACEBACK_LINES + 1 :]]
+        return "\n".join(kept)
     match = NODE_UNCAUGHT.search(output)
     if match:
         return "\n".join(output[match.start() :].splitlines()[:20])

@@ -1,12 +1,15 @@
 """A small aiogram 3 bot with planted bugs (``PLANT``, comma-separated), or none: the correct twin.
 
-aiogram handles each update as a task of its own (it polls again before a handler ends), which the explorer's
-quiet window after each act has to cover. /start greets by name (HTML) under [Yes] [No] [Same]; /help; /long;
-/photo; other text is echoed.
+aiogram handles each update as a task of its own (it polls again before a handler ends; its webhook handler answers
+before the handler ends), which the explorer's quiet window after each act has to cover. /start greets by name
+(HTML) under [Yes] [No] [Same]; /help; /long; /photo; other text is echoed.
 
     TELEGRAM_API, BOT_TOKEN   where the Bot API is and the bot's token
+    MODE                      webhook: aiogram's aiohttp webhook handler on a free loopback port instead of polling
     PLANT                     crash, no_reply, unanswered_callback, dead_button, markup_injection, not_modified,
-                              too_long, api_refused, retry_after_ignored, blocked_not_handled
+                              too_long, api_refused, retry_after_ignored, blocked_not_handled, fault_not_recovered
+                              (a breaker that opens on a 5xx from the Bot API and never closes: no update is
+                              handled after it)
 """
 
 from __future__ import annotations
@@ -15,14 +18,21 @@ import asyncio
 import html
 import logging
 import os
+import socket
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import Bot, Dispatcher, F
 from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.session.middlewares.base import NextRequestMiddlewareType
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter, TelegramServerError
 from aiogram.filters import Command, CommandStart
-from aiogram.types import BotCommand, CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.methods import TelegramMethod
+from aiogram.methods.base import Response
+from aiogram.types import BotCommand, CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, TelegramObject
+from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+from aiohttp import web
 
 PLANTS = set(os.environ.get("PLANT", "").split(","))
 KEYBOARD = InlineKeyboardMarkup(
@@ -34,6 +44,29 @@ KEYBOARD = InlineKeyboardMarkup(
 LONG = "A long story. " * 400
 logging.basicConfig(level=logging.WARNING)
 dp = Dispatcher()
+broken = asyncio.Event()
+"""The planted fault bug's breaker: open after a 5xx from the Bot API, never closed again."""
+
+
+async def breaker(make_request: NextRequestMiddlewareType[Any], bot: Bot, method: TelegramMethod[Any]) -> Response[Any]:
+    """Every Bot API call passes here (getUpdates too): the planted bug opens the breaker on a server error."""
+    try:
+        return await make_request(bot, method)
+    except TelegramServerError:
+        if "fault_not_recovered" in PLANTS:
+            broken.set()
+        raise
+
+
+async def unless_broken(
+    handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]], event: TelegramObject, data: dict[str, Any]
+) -> Any:
+    if broken.is_set():
+        return None
+    return await handler(event, data)
+
+
+dp.update.outer_middleware.register(unless_broken)
 
 
 async def reply(message: Message, text: str, **kwargs: Any) -> None:
@@ -114,9 +147,24 @@ async def same(query: CallbackQuery) -> None:
         await message.edit_text("Nothing changed.", reply_markup=KEYBOARD)
 
 
+async def serve_webhook(bot: Bot) -> None:
+    """aiogram's webhook handler on an aiohttp app on a free loopback port, then setWebhook to it."""
+    app = web.Application()
+    SimpleRequestHandler(dispatcher=dp, bot=bot).register(app, path="/hook")
+    setup_application(app, dp, bot=bot)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    await web.SockSite(runner, sock).start()
+    await bot.set_webhook(f"http://127.0.0.1:{sock.getsockname()[1]}/hook")
+    await asyncio.Event().wait()
+
+
 async def main() -> None:
     api = TelegramAPIServer.from_base(os.environ["TELEGRAM_API"])
     bot = Bot(os.environ["BOT_TOKEN"], session=AiohttpSession(api=api))
+    bot.session.middleware(breaker)
     await bot.set_my_commands(
         [
             BotCommand(command="start", description="Start"),
@@ -125,7 +173,10 @@ async def main() -> None:
             BotCommand(command="photo", description="A photo"),
         ]
     )
-    await dp.start_polling(bot, polling_timeout=10)
+    if os.environ.get("MODE") == "webhook":
+        await serve_webhook(bot)
+    else:
+        await dp.start_polling(bot, polling_timeout=10)
 
 
 if __name__ == "__main__":

@@ -3,18 +3,24 @@
 """A small pyTelegramBotAPI (``telebot``) bot with planted bugs (``PLANT``, comma-separated), or none: the twin.
 
 /start greets by name (HTML) under [Ok] [Info] [Same]; /help; /long; /photo; other text is echoed. Handlers run
-in telebot's polling thread, one update at a time.
+in telebot's polling thread, one update at a time (in webhook mode, in the webhook's request, before its answer).
 
     TELEGRAM_API, BOT_TOKEN   where the Bot API is and the bot's token
+    MODE                      webhook: updates by a webhook on the standard library's HTTP server (as telebot's
+                              webhook examples do) on a free loopback port, instead of polling
     PLANT                     crash, no_reply, unanswered_callback, dead_button, markup_injection, not_modified,
-                              too_long, api_refused, retry_after_ignored, blocked_not_handled
+                              too_long, api_refused, retry_after_ignored, blocked_not_handled, fault_not_recovered
+                              (the bot stops on the first 5xx from the Bot API: polling ends and the process
+                              with it; the webhook handles no update after it)
 """
 
 from __future__ import annotations
 
 import html
+import http.server
 import logging
 import os
+import threading
 import time
 from typing import Any
 
@@ -27,6 +33,8 @@ apihelper.FILE_URL = os.environ["TELEGRAM_API"] + "/file/bot{0}/{1}"  # type: ig
 PLANTS = set(os.environ.get("PLANT", "").split(","))
 bot = telebot.TeleBot(os.environ["BOT_TOKEN"], threaded=False)
 LONG = "A long story. " * 400
+stopped = threading.Event()
+"""The planted fault bug: set on the first 5xx, after which no update is handled."""
 
 
 def keyboard() -> types.InlineKeyboardMarkup:
@@ -121,10 +129,44 @@ class Quiet(telebot.ExceptionHandler):
     """The twin logs a refused call in one line (telebot would print a traceback and go on)."""
 
     def handle(self, exception: Exception) -> bool:
+        server_error = isinstance(exception, ApiTelegramException) and exception.error_code >= 500
+        if server_error and "fault_not_recovered" in PLANTS:
+            stopped.set()
+            bot.stop_polling()
         if isinstance(exception, ApiTelegramException) and "blocked_not_handled" not in PLANTS:
             logging.warning("Bot API: %s", exception)
             return True
         return False
+
+
+class Hook(http.server.BaseHTTPRequestHandler):
+    """Webhook mode: each update is handled before the answer (one at a time), then 200; an exception telebot's
+    handler let through is logged with its traceback."""
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        update = types.Update.de_json(body.decode())
+        with LOCK:
+            if update is not None and not stopped.is_set():
+                try:
+                    bot.process_new_updates([update])
+                except Exception:
+                    logging.exception("Webhook exception")
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+LOCK = threading.Lock()
+
+
+def serve_webhook() -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+    bot.set_webhook(url=f"http://127.0.0.1:{server.server_address[1]}/hook")
+    server.serve_forever()
 
 
 def main() -> None:
@@ -137,6 +179,9 @@ def main() -> None:
             types.BotCommand("photo", "A photo"),
         ]
     )
+    if os.environ.get("MODE") == "webhook":
+        serve_webhook()
+        return
     bot.infinity_polling(timeout=10, long_polling_timeout=10, logger_level=logging.ERROR)
 
 
