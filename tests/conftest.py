@@ -28,6 +28,57 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # conftest); addopts has -p no:tgfake so an installed copy's entry point does not register it twice.
 pytest_plugins = ["pytester", "tgfake.pytest_plugin", "tgfake.bdd"]
 
+SLOW = (
+    "tests/explore/",
+    "tests/load/test_bots.py",
+    "tests/jsclient/",
+    "tests/libraries/",
+    "tests/openapi/test_schemathesis.py",
+    "tests/plugin/test_readiness.py",
+    "tests/record/test_snapshots.py",
+    "tests/bench/",
+    "tests/e2e/",
+)
+"""The slow tests (each 10-160 s: real bots in other processes, other libraries, Node, wrk, the fuzzer), marked
+``slow`` here: ``pytest -m "not slow"`` skips them on a developer's machine; CI runs them all."""
+
+
+LANES = 4
+"""The workers' shares the slow tests are dealt to (pyproject's ``-n 4``): consecutive slow tests of one module go
+to different shares."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the :data:`SLOW` tests and spread them evenly through the run's order.
+
+    Under xdist's ``worksteal`` each worker starts on a contiguous share of that order; left together, the slow
+    tests (most of them waiting on a bot, not using a core) would be one worker's share and end the run alone
+    (22:44 against 12:58 spread). The order is the same on every worker, as xdist requires.
+    """
+    slow: list[pytest.Item] = []
+    fast: list[pytest.Item] = []
+    for item in items:
+        path = item.path.relative_to(config.rootpath).as_posix() if item.path.is_relative_to(config.rootpath) else ""
+        if path.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
+            slow.append(item)
+        else:
+            fast.append(item)
+    if not slow:
+        return
+    slow = [test for lane in range(LANES) for test in slow[lane::LANES]]  # a module's slow tests to every share
+    every = len(items) / len(slow)
+    spread: list[pytest.Item] = []
+    fast_at = 0
+    for k, item in enumerate(slow):
+        until = round(k * every) - k  # fast tests before the k-th slow one
+        spread.extend(fast[fast_at:until])
+        fast_at = max(fast_at, until)
+        spread.append(item)
+    spread.extend(fast[fast_at:])
+    items[:] = spread
+
 
 class Wire:
     """A test's view of one stand: Bot API calls and sim calls through HTTP, plus the stand object itself."""
