@@ -12,6 +12,7 @@ are skipped on a developer's machine and fail in CI (tests/requirements.py).
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -69,11 +70,24 @@ def node() -> None:
 
 
 @pytest.fixture(scope="module")
-def built(node: None) -> Path:
-    """``npm run build`` in clients/js: dist/esm and dist/cjs."""
-    npm = shutil.which("npm") or "npm"
-    done = run([npm, "run", "build"], PACKAGE)
-    assert done.returncode == 0, shown(done)
+def built(node: None, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``npm run build`` in clients/js: dist/esm and dist/cjs, once per run.
+
+    The build empties dist first, and this module's tests are spread over the xdist workers (tests/conftest.py):
+    a second worker's build would take dist away from a first worker's running Jest. So the first build of the
+    run holds a lock in the workers' shared temporary directory and leaves a mark; the others wait for it and
+    find the mark.
+    """
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # this run's, for all its workers
+    with open(shared / "tgfake-js-build.lock", "w", encoding="ascii") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        mark = shared / "tgfake-js-built"
+        if not mark.exists():
+            npm = shutil.which("npm") or "npm"
+            done = run([npm, "run", "build"], PACKAGE)
+            assert done.returncode == 0, shown(done)
+            mark.touch()
     return PACKAGE / "dist"
 
 
