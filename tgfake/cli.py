@@ -14,6 +14,7 @@ from tgfake import __version__
 from tgfake.app import create_app
 from tgfake.errors import SimError
 from tgfake.explore import command as explore_command
+from tgfake.keys import STAND
 from tgfake.load import command as load_command
 from tgfake.logging import call_logger
 from tgfake.record import cli as record_cli
@@ -159,8 +160,6 @@ async def _run(args: argparse.Namespace, model: Model | None) -> int:
     except SimError as exc:  # a bad or repeated --session name
         raise UsageError(f"--session: {exc.message}") from None
     if args.verbose:
-        from tgfake.keys import STAND
-
         app[STAND].call_listeners.append(call_logger(args.log_format))
     host, port = split_addr(args.addr)
     try:
